@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what `make test` needs beyond the Rust toolchain: python-chess (the independent UCI
+# client and PGN reader) and Debian's stockfish (a reference engine). Idempotent; a missing
+# registry only skips the tests that need the tool, with a message.
+set -u
+if ! python3 -c 'import chess' >/dev/null 2>&1; then
+  echo "ci/setup: installing python-chess" >&2
+  python3 -m pip install --quiet --disable-pip-version-check chess >&2 \
+    || echo "ci/setup: could not install python-chess" >&2
+fi
+if ! dpkg -s stockfish >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  echo "ci/setup: installing Debian's stockfish" >&2
+  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+  { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq stockfish; } >/dev/null 2>&1 \
+    || echo "ci/setup: could not install stockfish" >&2
+fi
+exit 0

@@ -1,0 +1,2 @@
+//! clio-board: position, compact moves, hashing, SEE and perft on top of shakmaty.
+pub use shakmaty;

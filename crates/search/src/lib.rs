@@ -1,0 +1,1 @@
+//! clio-search: evaluation, history tables, move picker, TT, search, time, tunables, bench.
