@@ -20,7 +20,7 @@ test:
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	$(CARGO) build --release --workspace
 	bash ci/check-bench.sh $(RELEASE)/clio
-	$(CARGO) test --release --workspace
+	$(CARGO) test --workspace
 
 bench: build
 	$(RELEASE)/clio bench

@@ -1,0 +1,15 @@
+//! clio-arena: the lab. Plays UCI engines against each other, decides with a pentanomial SPRT,
+//! tunes with SPSA, makes opening books. Talks to every engine, Clio included, only over UCI.
+
+pub mod book;
+pub mod engine;
+pub mod game;
+pub mod pgn;
+pub mod plot;
+pub mod refs;
+pub mod report;
+pub mod runner;
+pub mod state;
+pub mod stats;
+pub mod stats_cmd;
+pub mod uci;
