@@ -1,0 +1,274 @@
+//! `Position`: shakmaty's `Chess` with an incrementally kept Zobrist key and the key history
+//! for repetition detection. Copy-make: each move plays on a copy kept on an internal stack.
+
+use shakmaty::{
+    zobrist::{Zobrist64, ZobristValue},
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Piece, Position as _,
+    Role, Square,
+};
+
+use crate::{fen::FenError, parse_fen};
+
+/// A game position plus everything the search needs to play and unplay moves quickly.
+#[derive(Clone, Debug)]
+pub struct Position {
+    current: Chess,
+    key: u64,
+    /// Earlier positions, oldest first, with their keys (for unplaying).
+    stack: Vec<(Chess, u64)>,
+    /// Keys of every earlier position of the game, oldest first, parallel to `stack` plus the
+    /// game's moves before the root (`played`).
+    keys: Vec<u64>,
+    /// Number of entries of `keys` that belong to the game before the search root.
+    root: usize,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::from_chess(Chess::default())
+    }
+}
+
+#[inline]
+fn zpiece(sq: Square, color: Color, role: Role) -> u64 {
+    Zobrist64::zobrist_for_piece(sq, Piece { color, role }).0
+}
+
+impl Position {
+    /// The standard start position.
+    pub fn startpos() -> Position {
+        Position::default()
+    }
+
+    /// Wraps a shakmaty position (its key computed from scratch).
+    pub fn from_chess(chess: Chess) -> Position {
+        let key = full_key(&chess);
+        Position {
+            current: chess,
+            key,
+            stack: Vec::with_capacity(256),
+            keys: Vec::with_capacity(512),
+            root: 0,
+        }
+    }
+
+    /// Parses a FEN (move counters optional); the error names the bad field.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        parse_fen(fen).map(Position::from_chess)
+    }
+
+    /// The shakmaty position.
+    #[inline]
+    pub fn chess(&self) -> &Chess {
+        &self.current
+    }
+
+    /// The Zobrist key (shakmaty's `Zobrist64` values, en passant only when legal).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.current.turn()
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.current.is_check()
+    }
+
+    /// All legal moves.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        self.current.legal_moves()
+    }
+
+    /// Plies played since the search root (`set_root`).
+    #[inline]
+    pub fn ply_from_root(&self) -> usize {
+        self.keys.len() - self.root
+    }
+
+    /// FEN of the current position.
+    pub fn fen(&self) -> String {
+        shakmaty::fen::Fen::from_position(&self.current, EnPassantMode::Legal).to_string()
+    }
+
+    /// Plays a legal move (copy-make). The caller guarantees legality.
+    #[inline]
+    pub fn play(&mut self, m: &Move) {
+        let mut next = self.current.clone();
+        next.play_unchecked(*m);
+        let key = self.key_after(&next, m);
+        let prev = std::mem::replace(&mut self.current, next);
+        self.keys.push(self.key);
+        self.stack.push((prev, self.key));
+        self.key = key;
+    }
+
+    /// Plays a game move before the search starts; it becomes part of the history that
+    /// threefold repetition looks at, not of the search tree.
+    pub fn play_game_move(&mut self, m: &Move) {
+        self.play(m);
+        self.stack.clear();
+        self.root = self.keys.len();
+    }
+
+    /// Marks the current position as the search root: repetitions after it count twice-fold.
+    pub fn set_root(&mut self) {
+        self.stack.clear();
+        self.root = self.keys.len();
+    }
+
+    /// Passes the move (null move). Not allowed in check; returns false (and does nothing) then.
+    pub fn play_null(&mut self) -> bool {
+        let Ok(next) = self.current.clone().swap_turn() else {
+            return false;
+        };
+        let mut key = self.key ^ Zobrist64::zobrist_for_white_turn().0;
+        if let Some(ep) = self.current.ep_square(EnPassantMode::Legal) {
+            key ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
+        }
+        let prev = std::mem::replace(&mut self.current, next);
+        self.keys.push(self.key);
+        self.stack.push((prev, self.key));
+        self.key = key;
+        true
+    }
+
+    /// Takes back the last `play` or `play_null`. Does nothing at the root.
+    #[inline]
+    pub fn undo(&mut self) {
+        if let Some((prev, key)) = self.stack.pop() {
+            self.current = prev;
+            self.key = key;
+            self.keys.pop();
+        }
+    }
+
+    /// Draw by repetition as a search sees it: the position occurred before inside the search
+    /// tree (twofold), or twice before in the game history (threefold).
+    pub fn is_repetition(&self) -> bool {
+        let halfmoves = self.current.halfmoves() as usize;
+        let n = self.keys.len();
+        let limit = halfmoves.min(n);
+        let mut seen_before_root = 0;
+        let mut back = 4;
+        while back <= limit {
+            let idx = n - back;
+            if self.keys[idx] == self.key {
+                if idx >= self.root {
+                    return true;
+                }
+                seen_before_root += 1;
+                if seen_before_root >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// How often the current position occurred before in the whole game (for threefold).
+    pub fn repetition_count(&self) -> usize {
+        let halfmoves = self.current.halfmoves() as usize;
+        let n = self.keys.len();
+        (1..=halfmoves.min(n))
+            .filter(|back| back % 2 == 0 && self.keys[n - back] == self.key)
+            .count()
+    }
+
+    /// Draw by the fifty-move rule (a mate on the hundredth half-move still wins) or by
+    /// insufficient material.
+    pub fn is_rule_draw(&self) -> bool {
+        (self.current.halfmoves() >= 100 && !self.current.is_checkmate())
+            || self.current.is_insufficient_material()
+    }
+
+    /// The key of `next`, the position after `m`, updated from this position's key.
+    fn key_after(&self, next: &Chess, m: &Move) -> u64 {
+        let us = self.current.turn();
+        let them = !us;
+        let mut k = self.key ^ Zobrist64::zobrist_for_white_turn().0;
+        if let Some(ep) = self.current.ep_square(EnPassantMode::Legal) {
+            k ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
+        }
+        match *m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                k ^= zpiece(from, us, role) ^ zpiece(to, us, promotion.unwrap_or(role));
+                if let Some(captured) = capture {
+                    k ^= zpiece(to, them, captured);
+                }
+            }
+            Move::EnPassant { from, to } => {
+                let captured = Square::from_coords(to.file(), from.rank());
+                k ^= zpiece(from, us, Role::Pawn)
+                    ^ zpiece(to, us, Role::Pawn)
+                    ^ zpiece(captured, them, Role::Pawn);
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(king < rook);
+                k ^= zpiece(king, us, Role::King)
+                    ^ zpiece(side.king_to(us), us, Role::King)
+                    ^ zpiece(rook, us, Role::Rook)
+                    ^ zpiece(side.rook_to(us), us, Role::Rook);
+            }
+            Move::Put { .. } => {}
+        }
+        let (before, after) = (self.current.castles(), next.castles());
+        if before.castling_rights() != after.castling_rights() {
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    if before.has(color, side) != after.has(color, side) {
+                        k ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+                    }
+                }
+            }
+        }
+        if next.maybe_ep_square().is_some() {
+            if let Some(ep) = next.ep_square(EnPassantMode::Legal) {
+                k ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
+            }
+        }
+        k
+    }
+}
+
+/// The key computed from scratch (what `Position` keeps incrementally).
+pub fn full_key(chess: &Chess) -> u64 {
+    chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+impl Position {
+    /// Plays UCI text as a game move; errors name the move when it is unparsable or illegal.
+    pub fn play_uci_game_move(&mut self, text: &str) -> Result<(), String> {
+        let uci = shakmaty::uci::UciMove::from_ascii(text.as_bytes())
+            .map_err(|_| format!("unparsable move \"{text}\""))?;
+        let m = uci
+            .to_move(&self.current)
+            .map_err(|_| format!("illegal move \"{text}\" in {}", self.fen()))?;
+        self.play_game_move(&m);
+        Ok(())
+    }
+
+    /// The key computed from scratch, for tests of the incremental update.
+    pub fn recomputed_key(&self) -> u64 {
+        full_key(&self.current)
+    }
+
+    /// Castling mode of this position (always standard).
+    pub fn castling_mode(&self) -> CastlingMode {
+        CastlingMode::Standard
+    }
+}

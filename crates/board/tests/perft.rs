@@ -1,0 +1,139 @@
+//! Perft against the published counts of ../shared/data/perft.epd (Chess Programming Wiki), and
+//! the incremental Zobrist key against a full recomputation along the perft walk.
+
+use clio_board::{parse_fen, perft, perft_divide, Position};
+use shakmaty::Position as _;
+
+const PERFT_EPD: &str = include_str!("../data/perft.epd");
+
+fn cases() -> Vec<(String, Vec<(u32, u64)>)> {
+    PERFT_EPD
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut parts = line.split(';');
+            let fen = parts.next().unwrap_or_default().trim().to_string();
+            let counts = parts
+                .map(|p| {
+                    let mut f = p.split_whitespace();
+                    let depth = f
+                        .next()
+                        .and_then(|d| d.strip_prefix('D'))
+                        .and_then(|d| d.parse().ok());
+                    let count = f.next().and_then(|c| c.parse().ok());
+                    (depth.expect("D<n>"), count.expect("count"))
+                })
+                .collect();
+            (fen, counts)
+        })
+        .collect()
+}
+
+#[test]
+fn perft_matches_published_counts_at_every_listed_depth() {
+    let all = cases();
+    assert_eq!(all.len(), 6, "perft.epd holds six positions");
+    for (fen, counts) in all {
+        let pos = parse_fen(&fen).expect("perft.epd FEN");
+        for (depth, expected) in counts {
+            assert_eq!(perft(&pos, depth), expected, "{fen} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn divide_sums_to_perft() {
+    let (fen, counts) = &cases()[1];
+    let pos = parse_fen(fen).expect("kiwipete");
+    let divide = perft_divide(&pos, 3);
+    assert_eq!(divide.len() as u64, counts[0].1);
+    assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), counts[2].1);
+}
+
+fn walk(pos: &mut Position, depth: u32, checked: &mut u64) {
+    assert_eq!(pos.key(), pos.recomputed_key(), "{}", pos.fen());
+    *checked += 1;
+    if depth == 0 {
+        return;
+    }
+    for m in pos.legal_moves() {
+        pos.play(&m);
+        walk(pos, depth - 1, checked);
+        pos.undo();
+    }
+    if !pos.in_check() && pos.play_null() {
+        assert_eq!(
+            pos.key(),
+            pos.recomputed_key(),
+            "null move from {}",
+            pos.fen()
+        );
+        pos.undo();
+    }
+}
+
+#[test]
+fn incremental_key_equals_recomputation_along_the_perft_walk() {
+    let mut checked = 0;
+    for (fen, _) in cases() {
+        let mut pos = Position::from_fen(&fen).expect("perft.epd FEN");
+        walk(&mut pos, 3, &mut checked);
+    }
+    // Extra positions for en passant (legal and pinned) and castling-right changes by capture.
+    for fen in [
+        "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1",
+        "8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "r3k2r/1b4b1/8/8/8/8/1B4B1/R3K2R w KQkq - 0 1",
+    ] {
+        let mut pos = Position::from_fen(fen).expect("extra FEN");
+        walk(&mut pos, 4, &mut checked);
+    }
+    assert!(checked > 1_000_000, "walked {checked} positions");
+}
+
+#[test]
+fn repetition_twofold_in_tree_threefold_in_game() {
+    let mut pos = Position::startpos();
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    for m in shuffle {
+        pos.play_uci_game_move(m).expect("legal");
+    }
+    // Start position seen twice in the game: not yet threefold.
+    assert_eq!(pos.repetition_count(), 1);
+    assert!(!pos.is_repetition());
+    for m in shuffle {
+        pos.play_uci_game_move(m).expect("legal");
+    }
+    assert_eq!(pos.repetition_count(), 2);
+    assert!(pos.is_repetition(), "threefold in the game history");
+
+    // Inside the search tree a single earlier occurrence already counts.
+    let mut pos = Position::startpos();
+    pos.set_root();
+    for m in shuffle {
+        let mv = clio_board::Move16::from_uci(m, pos.chess()).expect("legal");
+        pos.play(&mv);
+    }
+    assert!(pos.is_repetition());
+    for _ in 0..4 {
+        pos.undo();
+    }
+    assert_eq!(
+        pos.fen(),
+        shakmaty::fen::Fen::from_position(
+            &shakmaty::Chess::default(),
+            shakmaty::EnPassantMode::Legal
+        )
+        .to_string()
+    );
+    assert_eq!(pos.chess().halfmoves(), 0);
+}
+
+#[test]
+fn game_moves_are_checked() {
+    let mut pos = Position::startpos();
+    assert!(pos.play_uci_game_move("e2e5").unwrap_err().contains("e2e5"));
+    assert!(pos.play_uci_game_move("xx").unwrap_err().contains("xx"));
+    assert!(pos.play_uci_game_move("e2e4").is_ok());
+}
