@@ -1,1 +1,3 @@
 //! clio-search: evaluation, history tables, move picker, TT, search, time, tunables, bench.
+
+pub mod eval;
