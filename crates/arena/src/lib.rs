@@ -4,11 +4,13 @@
 pub mod book;
 pub mod engine;
 pub mod game;
+pub mod openings;
 pub mod pgn;
 pub mod plot;
 pub mod refs;
 pub mod report;
 pub mod runner;
+pub mod spsa;
 pub mod state;
 pub mod stats;
 pub mod stats_cmd;

@@ -1,0 +1,1 @@
+//! Opening-book generator (in progress).

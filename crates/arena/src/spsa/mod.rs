@@ -1,0 +1,1 @@
+//! SPSA tuner (in progress).
