@@ -246,7 +246,7 @@ fn mle_t_value<const N: usize>(pdf: &Pdf<N>, reference: f64, t: f64) -> Option<[
     for _ in 0..T_VALUE_MAX_ITERATIONS {
         let (mu, var) = pdf.with_probs(mle).mean_var();
         let sigma = var.sqrt();
-        if !(sigma > 0.0) {
+        if sigma.is_nan() || sigma <= 0.0 {
             return None;
         }
         let phi = pdf.values.map(|a| {
