@@ -1,1 +1,935 @@
-//! (in progress)
+//! One game between two UCI engines, refereed by shakmaty, clocked and adjudicated the way
+//! fastchess does it, with fastchess's wording for every way a game ends.
+//!
+//! Engine faults never escape as errors: a crash, a hang, an illegal or unparsable move or a
+//! time forfeit loses the game for that engine with a reason. A crashed or hung engine is left
+//! dead (`Engine::is_alive()` is false); the caller restarts it (`Engine::ensure_alive()`)
+//! before its next game. Only a bad opening (FEN or move) is an error, before any move.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::{Zobrist64, ZobristHash};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+
+pub use crate::engine::EngineConfig;
+use crate::engine::{Engine, EngineError, SearchEnd};
+pub use crate::uci::Score;
+use crate::uci::{self, GoClock, GoParams};
+
+/// Errors in game settings or openings, each naming the offending input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// A time control that does not parse.
+    #[error("invalid time control \"{text}\": {reason} (expected e.g. 40/60+0.6, 8+0.08 or 10)")]
+    TimeControl {
+        /// The text given.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An adjudication rule that does not parse.
+    #[error("invalid adjudication rule \"{text}\": {reason}")]
+    Rule {
+        /// The text given.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An opening FEN that is not a legal position.
+    #[error("invalid opening FEN \"{fen}\": {reason}")]
+    Fen {
+        /// The FEN.
+        fen: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An opening move that is not legal where it is played.
+    #[error("illegal opening move \"{mv}\" in position \"{fen}\"")]
+    OpeningMove {
+        /// The move.
+        mv: String,
+        /// The position it was tried in.
+        fen: String,
+    },
+}
+
+/// A clock: `moves` per period (or the whole game), `base_ms` per period, `inc_ms` per move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeControl {
+    /// Moves per period; `None` is sudden death (plus increment).
+    pub moves: Option<u32>,
+    /// Time per period in ms.
+    pub base_ms: u64,
+    /// Increment per move in ms.
+    pub inc_ms: u64,
+}
+
+/// Seconds (decimal) to milliseconds, rounded.
+fn seconds_to_ms(s: &str) -> Option<u64> {
+    let v: f64 = s.trim().parse().ok()?;
+    (v.is_finite() && v >= 0.0 && v < 1e12).then(|| (v * 1000.0).round() as u64)
+}
+
+/// Milliseconds as seconds without trailing zeros (`8080` → `8.08`), like fastchess's `%g`.
+fn ms_to_seconds(ms: u64) -> String {
+    let s = format!("{}.{:03}", ms / 1000, ms % 1000);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl FromStr for TimeControl {
+    type Err = GameError;
+
+    /// Parses fastchess/cutechess `tc` syntax in seconds: `[moves/]base[+inc]`.
+    fn from_str(text: &str) -> Result<Self, GameError> {
+        let err = |reason: &str| GameError::TimeControl {
+            text: text.to_string(),
+            reason: reason.to_string(),
+        };
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, r)) => {
+                let m: u32 = m.trim().parse().map_err(|_| err("bad move count"))?;
+                if m == 0 {
+                    return Err(err("move count must be positive"));
+                }
+                (Some(m), r)
+            }
+            None => (None, text),
+        };
+        let (base, inc) = match rest.split_once('+') {
+            Some((b, i)) => (b, Some(i)),
+            None => (rest, None),
+        };
+        let base_ms = seconds_to_ms(base).ok_or_else(|| err("bad base time"))?;
+        let inc_ms = match inc {
+            Some(i) => seconds_to_ms(i).ok_or_else(|| err("bad increment"))?,
+            None => 0,
+        };
+        if base_ms + inc_ms == 0 {
+            return Err(err("no time at all"));
+        }
+        Ok(TimeControl {
+            moves,
+            base_ms,
+            inc_ms,
+        })
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// fastchess's form: `40/60+0.6`, `8+0.08`, `10`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(m) = self.moves {
+            write!(f, "{m}/")?;
+        }
+        write!(f, "{}", ms_to_seconds(self.base_ms))?;
+        if self.inc_ms > 0 {
+            write!(f, "+{}", ms_to_seconds(self.inc_ms))?;
+        }
+        Ok(())
+    }
+}
+
+/// What limits each search. Every present part goes on the `go` line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// A game clock.
+    pub tc: Option<TimeControl>,
+    /// `go nodes N`.
+    pub nodes: Option<u64>,
+    /// `go depth N`.
+    pub depth: Option<u32>,
+    /// `go movetime N` (checked like a clock with the margin when there is no `tc`).
+    pub movetime_ms: Option<u64>,
+    /// fastchess's `timemargin`: how far past its time a move may come without forfeiting.
+    pub margin_ms: u64,
+    /// How long a search without a clock may take before the engine counts as stalled, and
+    /// how long an engine past its time gets to answer `stop` before it counts as hung.
+    pub stall_ms: u64,
+}
+
+impl Default for Limits {
+    /// No limit set; margin 0 (fastchess's default `timemargin`); 60 s before a clockless
+    /// search counts as stalled.
+    fn default() -> Self {
+        Limits {
+            tc: None,
+            nodes: None,
+            depth: None,
+            movetime_ms: None,
+            margin_ms: 0,
+            stall_ms: 60_000,
+        }
+    }
+}
+
+impl Limits {
+    /// The PGN `TimeControl` value as fastchess writes it: the clock, `N/move` for a
+    /// fixed move time, `-` for none.
+    pub fn time_control_tag(&self) -> String {
+        match (self.tc, self.movetime_ms) {
+            (Some(tc), _) => tc.to_string(),
+            (None, Some(ms)) => format!("{}/move", ms_to_seconds(ms)),
+            (None, None) => "-".to_string(),
+        }
+    }
+}
+
+/// Parses `key=value,key=value` into a lookup, rejecting keys outside `known`.
+fn rule_pairs<'a>(text: &'a str, known: &[&str]) -> Result<Vec<(&'a str, &'a str)>, GameError> {
+    let err = |reason: String| GameError::Rule {
+        text: text.to_string(),
+        reason,
+    };
+    let mut out = Vec::new();
+    for part in text.split([',', ' ']).filter(|p| !p.is_empty()) {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| err(format!("\"{part}\" is not key=value")))?;
+        if !known.contains(&k) {
+            return Err(err(format!(
+                "unknown key \"{k}\" (known: {})",
+                known.join(", ")
+            )));
+        }
+        out.push((k, v));
+    }
+    Ok(out)
+}
+
+fn rule_num<T: FromStr>(text: &str, pairs: &[(&str, &str)], key: &str) -> Result<T, GameError> {
+    let v = pairs
+        .iter()
+        .rev()
+        .find(|(k, _)| *k == key)
+        .ok_or_else(|| GameError::Rule {
+            text: text.to_string(),
+            reason: format!("missing {key}"),
+        })?
+        .1;
+    v.parse().map_err(|_| GameError::Rule {
+        text: text.to_string(),
+        reason: format!("{key}={v} is not a valid number"),
+    })
+}
+
+/// Resign adjudication (fastchess `-resign`): a side whose own score has been ≤ −`score` cp for
+/// `movecount` consecutive moves loses; with `twosided`, both sides' |score| ≥ `score` for
+/// `movecount` moves each, and the side with the negative score loses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResignRule {
+    /// Consecutive moves.
+    pub movecount: u32,
+    /// Threshold in centipawns.
+    pub score: i32,
+    /// fastchess's `twosided` (default false).
+    pub twosided: bool,
+}
+
+impl FromStr for ResignRule {
+    type Err = GameError;
+
+    /// `movecount=3,score=400[,twosided=true]`.
+    fn from_str(text: &str) -> Result<Self, GameError> {
+        let pairs = rule_pairs(text, &["movecount", "score", "twosided"])?;
+        let twosided = match pairs.iter().rev().find(|(k, _)| *k == "twosided") {
+            None => false,
+            Some((_, v)) => v.parse().map_err(|_| GameError::Rule {
+                text: text.to_string(),
+                reason: format!("twosided={v} is not true or false"),
+            })?,
+        };
+        Ok(ResignRule {
+            movecount: rule_num(text, &pairs, "movecount")?,
+            score: rule_num(text, &pairs, "score")?,
+            twosided,
+        })
+    }
+}
+
+/// Draw adjudication (fastchess `-draw`): from full move `movenumber` on, when both sides'
+/// |score| ≤ `score` cp for `movecount` consecutive moves each (a capture or pawn move
+/// restarts the count), the game is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawRule {
+    /// First full move number at which it applies.
+    pub movenumber: u32,
+    /// Consecutive moves per side.
+    pub movecount: u32,
+    /// Threshold in centipawns.
+    pub score: i32,
+}
+
+impl FromStr for DrawRule {
+    type Err = GameError;
+
+    /// `movenumber=40,movecount=8,score=10`.
+    fn from_str(text: &str) -> Result<Self, GameError> {
+        let pairs = rule_pairs(text, &["movenumber", "movecount", "score"])?;
+        Ok(DrawRule {
+            movenumber: rule_num(text, &pairs, "movenumber")?,
+            movecount: rule_num(text, &pairs, "movecount")?,
+            score: rule_num(text, &pairs, "score")?,
+        })
+    }
+}
+
+/// Which adjudications apply; all off by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Adjudication {
+    /// Resign rule.
+    pub resign: Option<ResignRule>,
+    /// Draw rule.
+    pub draw: Option<DrawRule>,
+    /// Draw after this many moves by each engine (fastchess `-maxmoves`).
+    pub maxmoves: Option<u32>,
+}
+
+/// Everything that shapes a game besides the engines and the opening.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSettings {
+    /// Search limits and clock.
+    pub limits: Limits,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+}
+
+/// Where a game starts: a FEN (`None`: the standard start position) and book moves in UCI.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opening {
+    /// Start FEN; `None` is the standard position.
+    pub fen: Option<String>,
+    /// Book moves played from it before the engines take over.
+    pub moves: Vec<String>,
+}
+
+/// An opening checked and played out.
+#[derive(Debug, Clone)]
+pub struct PlayedOpening {
+    /// The start position (before book moves).
+    pub start: Chess,
+    /// Its FEN.
+    pub start_fen: String,
+    /// The position after the book moves.
+    pub position: Chess,
+    /// The book moves in UCI, normalised.
+    pub uci: Vec<String>,
+    /// The book moves in SAN.
+    pub san: Vec<String>,
+    /// Hashes of the start position and of every position after a book move.
+    pub hashes: Vec<Zobrist64>,
+}
+
+/// FEN of a position (en passant square only when a capture is possible).
+pub fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+fn hash_of(pos: &Chess) -> Zobrist64 {
+    pos.zobrist_hash(EnPassantMode::Legal)
+}
+
+/// Parses a UCI move and checks it is legal in `pos`.
+pub fn parse_uci_move(pos: &Chess, text: &str) -> Option<shakmaty::Move> {
+    UciMove::from_ascii(text.trim().as_bytes())
+        .ok()?
+        .to_move(pos)
+        .ok()
+}
+
+impl Opening {
+    /// The standard start position with no book moves.
+    pub fn startpos() -> Opening {
+        Opening::default()
+    }
+
+    /// Checks the FEN and plays the book moves; the error names the bad FEN or move.
+    pub fn play(&self) -> Result<PlayedOpening, GameError> {
+        let start: Chess = match &self.fen {
+            None => Chess::default(),
+            Some(f) => {
+                let fen_err = |reason: String| GameError::Fen {
+                    fen: f.clone(),
+                    reason,
+                };
+                let fen =
+                    Fen::from_ascii(f.trim().as_bytes()).map_err(|e| fen_err(e.to_string()))?;
+                fen.into_position(CastlingMode::Standard)
+                    .map_err(|e| fen_err(e.to_string()))?
+            }
+        };
+        let mut position = start.clone();
+        let mut hashes = vec![hash_of(&position)];
+        let (mut uci, mut san) = (Vec::new(), Vec::new());
+        for mv in &self.moves {
+            let m = parse_uci_move(&position, mv).ok_or_else(|| GameError::OpeningMove {
+                mv: mv.clone(),
+                fen: fen_of(&position),
+            })?;
+            uci.push(m.to_uci(CastlingMode::Standard).to_string());
+            san.push(SanPlus::from_move_and_play_unchecked(&mut position, m).to_string());
+            hashes.push(hash_of(&position));
+        }
+        Ok(PlayedOpening {
+            start_fen: fen_of(&start),
+            start,
+            position,
+            uci,
+            san,
+            hashes,
+        })
+    }
+}
+
+/// The result of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameResult {
+    /// 1-0.
+    WhiteWins,
+    /// 0-1.
+    BlackWins,
+    /// 1/2-1/2.
+    Draw,
+}
+
+impl GameResult {
+    /// The PGN result token.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    fn win_for(color: Color) -> GameResult {
+        match color {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Termination {
+    /// The side to move is mated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// The same position for the third time.
+    ThreefoldRepetition,
+    /// 100 plies without capture or pawn move.
+    FiftyMoves,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// Resign adjudication.
+    AdjudicatedResign,
+    /// Draw adjudication.
+    AdjudicatedDraw,
+    /// The move cap was reached (a draw).
+    MaxMoves,
+    /// A side exceeded its time plus the margin.
+    TimeForfeit,
+    /// A side sent an illegal or unparsable move (or none).
+    IllegalMove,
+    /// A side's process exited or closed its output.
+    Disconnect,
+    /// A side stopped answering.
+    Stall,
+    /// The run was stopped.
+    Interrupted,
+}
+
+impl Termination {
+    /// Whether the loser's engine was at fault (forfeit, illegal move, crash, hang).
+    pub fn is_engine_fault(self) -> bool {
+        matches!(
+            self,
+            Termination::TimeForfeit
+                | Termination::IllegalMove
+                | Termination::Disconnect
+                | Termination::Stall
+        )
+    }
+}
+
+/// One move an engine played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// The move in UCI (standard castling notation).
+    pub uci: String,
+    /// The move in SAN with check/mate suffix.
+    pub san: String,
+    /// The engine's last score before it moved (its own point of view).
+    pub score: Option<Score>,
+    /// Depth of that score.
+    pub depth: Option<u32>,
+    /// Nodes searched.
+    pub nodes: Option<u64>,
+    /// Time from `go` to `bestmove`.
+    pub time_ms: u64,
+}
+
+/// A finished game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// White's engine name.
+    pub white: String,
+    /// Black's engine name.
+    pub black: String,
+    /// The opening as given.
+    pub opening: Opening,
+    /// FEN of the start position (before the book moves).
+    pub start_fen: String,
+    /// The book moves in SAN (same order as `opening.moves`).
+    pub book_san: Vec<String>,
+    /// The engines' moves.
+    pub moves: Vec<MoveRecord>,
+    /// The result.
+    pub result: GameResult,
+    /// How it ended.
+    pub termination: Termination,
+    /// fastchess's wording, e.g. `White mates`, `Black loses on time (37ms overrun)`.
+    pub reason: String,
+    /// More for logs when an engine was at fault (e.g. the illegal move), else `None`.
+    pub detail: Option<String>,
+    /// The PGN `TimeControl` value.
+    pub time_control: String,
+    /// Wall-clock start.
+    pub started: SystemTime,
+    /// Wall time of the game.
+    pub duration_ms: u64,
+    /// Time spent thinking by White and by Black (from `go` to `bestmove`).
+    pub engine_time_ms: [u64; 2],
+}
+
+/// What `play_game` returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameOutcome {
+    /// The game ended by a rule, adjudication or an engine fault.
+    Finished(Box<GameRecord>),
+    /// The stop flag was raised; the game does not count.
+    Interrupted,
+}
+
+/// "White" or "Black", as in fastchess's reasons.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// One side's clock, fastchess's way: it starts at base + increment; a move that takes longer
+/// than what is left plus the margin forfeits; otherwise what is left (not below 0) gets the
+/// increment, and a completed period of `moves` moves adds the base again.
+#[derive(Debug, Clone, Copy)]
+struct Clock {
+    left_ms: i64,
+    moves_left: Option<u32>,
+}
+
+impl Clock {
+    fn new(limits: &Limits) -> Clock {
+        match (limits.tc, limits.movetime_ms) {
+            (Some(tc), _) => Clock {
+                left_ms: (tc.base_ms + tc.inc_ms) as i64,
+                moves_left: tc.moves,
+            },
+            (None, Some(mt)) => Clock {
+                left_ms: mt as i64,
+                moves_left: None,
+            },
+            (None, None) => Clock {
+                left_ms: 0,
+                moves_left: None,
+            },
+        }
+    }
+
+    /// Charges a move; `Err(overrun)` if it came later than the time left plus the margin.
+    fn charge(&mut self, limits: &Limits, elapsed_ms: u64) -> Result<(), u64> {
+        if limits.tc.is_none() && limits.movetime_ms.is_none() {
+            return Ok(());
+        }
+        let left = self.left_ms - elapsed_ms as i64;
+        if left < -(limits.margin_ms as i64) {
+            return Err(left.unsigned_abs());
+        }
+        match (limits.tc, limits.movetime_ms) {
+            (Some(tc), _) => {
+                self.left_ms = left.max(0) + tc.inc_ms as i64;
+                if let (Some(per), Some(n)) = (tc.moves, self.moves_left) {
+                    if n <= 1 {
+                        self.moves_left = Some(per);
+                        self.left_ms += tc.base_ms as i64;
+                    } else {
+                        self.moves_left = Some(n - 1);
+                    }
+                }
+            }
+            (None, Some(mt)) => self.left_ms = mt as i64,
+            (None, None) => {}
+        }
+        Ok(())
+    }
+}
+
+/// fastchess's adjudication counters (its DrawTracker, ResignTracker and MaxMovesTracker).
+#[derive(Debug, Default)]
+struct Adjudicator {
+    draw_plies: u32,
+    resign: [u32; 2],
+    resign_twosided: u32,
+    engine_plies: u32,
+    last_score: Option<Score>,
+}
+
+impl Adjudicator {
+    /// After `mover` played with `score` (its own view); `halfmoves` is the new fifty-move
+    /// counter.
+    fn update(&mut self, rules: &Adjudication, mover: Color, score: Option<Score>, halfmoves: u32) {
+        self.engine_plies += 1;
+        self.last_score = score;
+        let cp = score.map(Score::as_cp);
+        if let Some(d) = rules.draw {
+            if halfmoves == 0 {
+                self.draw_plies = 0;
+            }
+            match cp {
+                Some(cp) if cp.abs() <= i64::from(d.score) => self.draw_plies += 1,
+                _ => self.draw_plies = 0,
+            }
+        }
+        if let Some(r) = rules.resign {
+            let threshold = i64::from(r.score);
+            if r.twosided {
+                match cp {
+                    Some(cp) if cp.abs() >= threshold => self.resign_twosided += 1,
+                    _ => self.resign_twosided = 0,
+                }
+            } else {
+                let counter = &mut self.resign[mover as usize];
+                match cp {
+                    Some(cp) if cp <= -threshold => *counter += 1,
+                    _ => *counter = 0,
+                }
+            }
+        }
+    }
+
+    /// Checked before the next move (after the rule endings): resign, then draw, then the
+    /// move cap, as fastchess orders them. `last_mover` made the last move.
+    fn decide(
+        &self,
+        rules: &Adjudication,
+        last_mover: Color,
+        fullmoves: u32,
+    ) -> Option<(GameResult, Termination, String)> {
+        if let Some(r) = rules.resign {
+            let losing = self.last_score.is_some_and(|s| s.as_cp() < 0);
+            let reached = if r.twosided {
+                self.resign_twosided >= 2 * r.movecount
+            } else {
+                self.resign[last_mover as usize] >= r.movecount
+            };
+            if losing && reached && r.movecount > 0 {
+                let winner = !last_mover;
+                return Some((
+                    GameResult::win_for(winner),
+                    Termination::AdjudicatedResign,
+                    format!("{} wins by adjudication", color_name(winner)),
+                ));
+            }
+        }
+        if let Some(d) = rules.draw {
+            if fullmoves.saturating_sub(1) >= d.movenumber && self.draw_plies >= 2 * d.movecount {
+                return Some((
+                    GameResult::Draw,
+                    Termination::AdjudicatedDraw,
+                    "Draw by adjudication".to_string(),
+                ));
+            }
+        }
+        if let Some(m) = rules.maxmoves {
+            if self.engine_plies >= 2 * m {
+                return Some((
+                    GameResult::Draw,
+                    Termination::MaxMoves,
+                    "Draw by adjudication".to_string(),
+                ));
+            }
+        }
+        None
+    }
+}
+
+/// A rule ending of `pos`, in fastchess's order: mate/stalemate, insufficient material,
+/// fifty moves, threefold repetition (counted over `hashes`, which ends with `pos`).
+fn rule_ending(pos: &Chess, hashes: &[Zobrist64]) -> Option<(GameResult, Termination, String)> {
+    if pos.legal_moves().is_empty() {
+        return Some(if pos.is_check() {
+            let winner = !pos.turn();
+            (
+                GameResult::win_for(winner),
+                Termination::Checkmate,
+                format!("{} mates", color_name(winner)),
+            )
+        } else {
+            (
+                GameResult::Draw,
+                Termination::Stalemate,
+                "Draw by stalemate".into(),
+            )
+        });
+    }
+    if pos.is_insufficient_material() {
+        return Some((
+            GameResult::Draw,
+            Termination::InsufficientMaterial,
+            "Draw by insufficient mating material".into(),
+        ));
+    }
+    if pos.halfmoves() >= 100 {
+        return Some((
+            GameResult::Draw,
+            Termination::FiftyMoves,
+            "Draw by fifty moves rule".into(),
+        ));
+    }
+    if let Some(&now) = hashes.last() {
+        // Only positions since the last capture or pawn move can repeat.
+        let window = (pos.halfmoves() as usize + 1).min(hashes.len());
+        let seen = hashes[hashes.len() - window..]
+            .iter()
+            .filter(|&&h| h == now)
+            .count();
+        if seen >= 3 {
+            return Some((
+                GameResult::Draw,
+                Termination::ThreefoldRepetition,
+                "Draw by 3-fold repetition".into(),
+            ));
+        }
+    }
+    None
+}
+
+/// Extra time to wait past a clock's limit before giving up on a move (fastchess's MARGIN).
+const DEADLINE_SLACK_MS: u64 = 100;
+/// Longest wait for `bestmove` after `stop` when a move was late.
+const STOP_WAIT_MS: u64 = 5_000;
+
+/// Plays one game. White and Black must be alive (call `Engine::ensure_alive()` first); each
+/// gets `ucinewgame`. A bad opening is an error before any move; every engine fault is a loss
+/// for that engine with fastchess's reason, and a crashed or hung engine is left dead for the
+/// caller to restart. With `stop` raised the game is abandoned and `Interrupted` returned.
+pub fn play_game(
+    white: &mut Engine,
+    black: &mut Engine,
+    opening: &Opening,
+    settings: &GameSettings,
+    stop: &AtomicBool,
+) -> Result<GameOutcome, GameError> {
+    let book = opening.play()?;
+    let limits = &settings.limits;
+    let started = SystemTime::now();
+    let t0 = Instant::now();
+    let mut pos = book.position.clone();
+    let mut hashes = book.hashes.clone();
+    let mut uci_moves = book.uci.clone();
+    let fen_for_engines =
+        (book.start_fen != fen_of(&Chess::default())).then(|| book.start_fen.clone());
+    let mut moves: Vec<MoveRecord> = Vec::new();
+    let mut clocks = [Clock::new(limits), Clock::new(limits)];
+    let mut engine_time = [0u64; 2];
+    let mut adjudicator = Adjudicator::default();
+    let mut last_mover: Option<Color> = None;
+
+    let (white_name, black_name) = (white.name().to_string(), black.name().to_string());
+    let finish = |moves: Vec<MoveRecord>,
+                  engine_time: [u64; 2],
+                  (result, termination, reason): (GameResult, Termination, String),
+                  detail: Option<String>| {
+        GameOutcome::Finished(Box::new(GameRecord {
+            white: white_name.clone(),
+            black: black_name.clone(),
+            opening: opening.clone(),
+            start_fen: book.start_fen.clone(),
+            book_san: book.san.clone(),
+            moves,
+            result,
+            termination,
+            reason,
+            detail,
+            time_control: limits.time_control_tag(),
+            started,
+            duration_ms: t0.elapsed().as_millis() as u64,
+            engine_time_ms: engine_time,
+        }))
+    };
+
+    for color in [Color::White, Color::Black] {
+        let engine = match color {
+            Color::White => &mut *white,
+            Color::Black => &mut *black,
+        };
+        if let Err(e) = engine.new_game() {
+            let ending = fault_ending(color, &e);
+            if matches!(e, EngineError::Timeout { .. }) {
+                engine.kill();
+            }
+            return Ok(finish(Vec::new(), engine_time, ending, Some(e.to_string())));
+        }
+    }
+
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(GameOutcome::Interrupted);
+        }
+        if let Some(ending) = rule_ending(&pos, &hashes) {
+            return Ok(finish(moves, engine_time, ending, None));
+        }
+        if let Some(mover) = last_mover {
+            let fullmoves = pos.fullmoves().get();
+            if let Some(ending) = adjudicator.decide(&settings.adjudication, mover, fullmoves) {
+                return Ok(finish(moves, engine_time, ending, None));
+            }
+        }
+
+        let side = pos.turn();
+        let engine = match side {
+            Color::White => &mut *white,
+            Color::Black => &mut *black,
+        };
+        let clock = clocks[side as usize];
+        let go = GoParams {
+            clock: limits.tc.map(|tc| GoClock {
+                wtime: clocks[0].left_ms.max(0) as u64,
+                btime: clocks[1].left_ms.max(0) as u64,
+                winc: tc.inc_ms,
+                binc: tc.inc_ms,
+                movestogo: clock.moves_left,
+            }),
+            nodes: limits.nodes,
+            depth: limits.depth,
+            movetime_ms: limits.movetime_ms,
+        };
+        let timed = limits.tc.is_some() || limits.movetime_ms.is_some();
+        let deadline_ms = if timed {
+            clock.left_ms.max(0) as u64 + limits.margin_ms + DEADLINE_SLACK_MS
+        } else {
+            limits.stall_ms
+        };
+        let position = uci::position_command(fen_for_engines.as_deref(), &uci_moves);
+        let report = engine.search(
+            &position,
+            &uci::go_command(&go),
+            Duration::from_millis(deadline_ms),
+            stop,
+        );
+        let elapsed_ms = report.elapsed.as_millis() as u64;
+        engine_time[side as usize] += elapsed_ms;
+        let name = color_name(side);
+
+        let mv_text = match report.end {
+            SearchEnd::Interrupted => {
+                engine.stop_search(Duration::from_millis(500));
+                return Ok(GameOutcome::Interrupted);
+            }
+            SearchEnd::Disconnected => {
+                engine.kill();
+                let ending = (
+                    GameResult::win_for(!side),
+                    Termination::Disconnect,
+                    format!("{name} disconnects"),
+                );
+                return Ok(finish(moves, engine_time, ending, None));
+            }
+            SearchEnd::Timeout => {
+                let answered =
+                    engine.stop_search(Duration::from_millis(limits.stall_ms.min(STOP_WAIT_MS)));
+                let ending = if timed && answered {
+                    let overrun = elapsed_ms.saturating_sub(clock.left_ms.max(0) as u64);
+                    (
+                        GameResult::win_for(!side),
+                        Termination::TimeForfeit,
+                        format!("{name} loses on time ({overrun}ms overrun)"),
+                    )
+                } else {
+                    (
+                        GameResult::win_for(!side),
+                        Termination::Stall,
+                        format!("{name}'s connection stalls"),
+                    )
+                };
+                let detail = format!("no bestmove within {deadline_ms} ms");
+                return Ok(finish(moves, engine_time, ending, Some(detail)));
+            }
+            SearchEnd::BestMove { mv } => mv,
+        };
+
+        let legal = mv_text.as_deref().and_then(|t| parse_uci_move(&pos, t));
+        let Some(m) = legal else {
+            let ending = (
+                GameResult::win_for(!side),
+                Termination::IllegalMove,
+                format!("{name} makes an illegal move"),
+            );
+            let shown = mv_text.unwrap_or_else(|| "(none)".into());
+            let detail = format!("illegal move \"{shown}\" in {}", fen_of(&pos));
+            return Ok(finish(moves, engine_time, ending, Some(detail)));
+        };
+        if let Err(overrun) = clocks[side as usize].charge(limits, elapsed_ms) {
+            let ending = (
+                GameResult::win_for(!side),
+                Termination::TimeForfeit,
+                format!("{name} loses on time ({overrun}ms overrun)"),
+            );
+            return Ok(finish(moves, engine_time, ending, None));
+        }
+        let uci_text = m.to_uci(CastlingMode::Standard).to_string();
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
+        hashes.push(hash_of(&pos));
+        uci_moves.push(uci_text.clone());
+        moves.push(MoveRecord {
+            uci: uci_text,
+            san,
+            score: report.info.score,
+            depth: report.info.depth,
+            nodes: report.info.nodes,
+            time_ms: elapsed_ms,
+        });
+        adjudicator.update(
+            &settings.adjudication,
+            side,
+            report.info.score,
+            pos.halfmoves(),
+        );
+        last_mover = Some(side);
+    }
+}
+
+/// The loss for `color` when its engine failed outside a search.
+fn fault_ending(color: Color, e: &EngineError) -> (GameResult, Termination, String) {
+    let name = color_name(color);
+    match e {
+        EngineError::Timeout { .. } => (
+            GameResult::win_for(!color),
+            Termination::Stall,
+            format!("{name}'s connection stalls"),
+        ),
+        _ => (
+            GameResult::win_for(!color),
+            Termination::Disconnect,
+            format!("{name} disconnects"),
+        ),
+    }
+}
