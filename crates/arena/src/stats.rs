@@ -201,7 +201,7 @@ impl<const N: usize> Pdf<N> {
 
 /// Solves the secular equation `Σ p_i φ_i / (1 + x φ_i) = 0` for `x` in `(-1/max φ, -1/min φ)`,
 /// where the left side falls strictly from +∞ to -∞ (fishtest `secular`, solved there with
-/// Brent's method; here by bisection to the last bit). `None` unless `min φ < 0 < max φ`.
+/// Brent's method; here by bisection to 1e-15). `None` unless `min φ < 0 < max φ`.
 fn secular<const N: usize>(phi: &[f64; N], probs: &[f64; N]) -> Option<f64> {
     let min = phi.iter().copied().fold(f64::INFINITY, f64::min);
     let max = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -215,9 +215,9 @@ fn secular<const N: usize>(phi: &[f64; N], probs: &[f64; N]) -> Option<f64> {
             .sum()
     };
     let (mut lo, mut hi) = (-1.0 / max, -1.0 / min);
-    for _ in 0..2000 {
+    for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
+        if mid <= lo || mid >= hi || hi - lo <= 1e-15 * (1.0 + mid.abs()) {
             break;
         }
         if f(mid) > 0.0 {
