@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::zobrist::{Zobrist64, ZobristHash};
+use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 pub use crate::engine::EngineConfig;
@@ -931,5 +931,279 @@ fn fault_ending(color: Color, e: &EngineError) -> (GameResult, Termination, Stri
             Termination::Disconnect,
             format!("{name} disconnects"),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_parse_and_print_like_fastchess() {
+        let tc: TimeControl = "40/60+0.6".parse().unwrap();
+        assert_eq!(
+            tc,
+            TimeControl {
+                moves: Some(40),
+                base_ms: 60_000,
+                inc_ms: 600
+            }
+        );
+        assert_eq!(tc.to_string(), "40/60+0.6");
+        let tc: TimeControl = "8+0.08".parse().unwrap();
+        assert_eq!((tc.base_ms, tc.inc_ms, tc.moves), (8000, 80, None));
+        assert_eq!(tc.to_string(), "8+0.08");
+        assert_eq!("10".parse::<TimeControl>().unwrap().to_string(), "10");
+        assert_eq!("0.5+0.005".parse::<TimeControl>().unwrap().inc_ms, 5);
+        for bad in ["", "abc", "0/10", "-1+0", "10+x", "0+0", "40/"] {
+            let e = bad.parse::<TimeControl>().unwrap_err();
+            assert!(e.to_string().contains(&format!("\"{bad}\"")), "{e}");
+        }
+        let l = Limits {
+            movetime_ms: Some(100),
+            ..Limits::default()
+        };
+        assert_eq!(l.time_control_tag(), "0.1/move");
+        assert_eq!(Limits::default().time_control_tag(), "-");
+    }
+
+    #[test]
+    fn adjudication_rules_parse() {
+        let r: ResignRule = "movecount=3,score=400".parse().unwrap();
+        assert_eq!((r.movecount, r.score, r.twosided), (3, 400, false));
+        let r: ResignRule = "movecount=3,score=400,twosided=true".parse().unwrap();
+        assert!(r.twosided);
+        let d: DrawRule = "movenumber=40,movecount=8,score=10".parse().unwrap();
+        assert_eq!((d.movenumber, d.movecount, d.score), (40, 8, 10));
+        assert!("movecount=3".parse::<ResignRule>().is_err());
+        let e = "movenumber=4,movecount=x,score=1"
+            .parse::<DrawRule>()
+            .unwrap_err();
+        assert!(e.to_string().contains("movecount=x"), "{e}");
+        assert!("movenumber=4,bogus=1".parse::<DrawRule>().is_err());
+    }
+
+    fn tc_limits(tc: &str, margin_ms: u64) -> Limits {
+        Limits {
+            tc: Some(tc.parse().unwrap()),
+            margin_ms,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn clock_counts_like_fastchess() {
+        let l = tc_limits("1+0.1", 0);
+        let mut c = Clock::new(&l);
+        assert_eq!(c.left_ms, 1100);
+        assert_eq!(c.charge(&l, 600), Ok(()));
+        assert_eq!(c.left_ms, 600);
+        assert_eq!(c.charge(&l, 637), Err(37));
+        // Within the margin the move stands and the clock restarts from zero plus increment.
+        let l = tc_limits("1+0.1", 50);
+        let mut c = Clock::new(&l);
+        assert_eq!(c.charge(&l, 1130), Ok(()));
+        assert_eq!(c.left_ms, 100);
+        assert_eq!(c.charge(&l, 151), Err(51));
+    }
+
+    #[test]
+    fn clock_with_moves_per_period_adds_the_base_again() {
+        let l = tc_limits("2/1", 0);
+        let mut c = Clock::new(&l);
+        assert_eq!(c.moves_left, Some(2));
+        assert_eq!(c.charge(&l, 400), Ok(()));
+        assert_eq!((c.left_ms, c.moves_left), (600, Some(1)));
+        assert_eq!(c.charge(&l, 500), Ok(()));
+        assert_eq!((c.left_ms, c.moves_left), (1100, Some(2)));
+    }
+
+    #[test]
+    fn movetime_is_a_fixed_clock() {
+        let l = Limits {
+            movetime_ms: Some(100),
+            margin_ms: 10,
+            ..Limits::default()
+        };
+        let mut c = Clock::new(&l);
+        assert_eq!(c.charge(&l, 105), Ok(()));
+        assert_eq!(c.left_ms, 100);
+        assert_eq!(c.charge(&l, 111), Err(11));
+        let none = Limits::default();
+        assert_eq!(Clock::new(&none).charge(&none, 1_000_000), Ok(()));
+    }
+
+    fn ending_after(
+        fen: Option<&str>,
+        moves: &[&str],
+    ) -> Option<(GameResult, Termination, String)> {
+        let o = Opening {
+            fen: fen.map(String::from),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+        };
+        let p = o.play().unwrap();
+        rule_ending(&p.position, &p.hashes)
+    }
+
+    #[test]
+    fn rule_endings_with_fastchess_reasons() {
+        let mate = ending_after(None, &["f2f3", "e7e5", "g2g4", "d8h4"]).unwrap();
+        assert_eq!(
+            mate,
+            (
+                GameResult::BlackWins,
+                Termination::Checkmate,
+                "Black mates".into()
+            )
+        );
+        let stale = ending_after(Some("k7/8/1Q6/8/8/8/8/7K b - - 0 1"), &[]).unwrap();
+        assert_eq!(stale.1, Termination::Stalemate);
+        assert_eq!(stale.2, "Draw by stalemate");
+        let bare = ending_after(Some("k7/8/8/8/8/8/8/6NK w - - 0 1"), &[]).unwrap();
+        assert_eq!(bare.2, "Draw by insufficient mating material");
+        let fifty = ending_after(Some("k7/8/8/8/8/8/8/5RRK w - - 99 80"), &["g1g2"]).unwrap();
+        assert_eq!(fifty.2, "Draw by fifty moves rule");
+        assert!(ending_after(Some("k7/8/8/8/8/8/8/5RRK w - - 98 80"), &["g1g2"]).is_none());
+        // Mate on the 100th ply is mate, not a fifty-move draw.
+        let mate50 = ending_after(Some("k7/8/1K6/8/8/8/8/7R w - - 99 80"), &["h1h8"]).unwrap();
+        assert_eq!(mate50.1, Termination::Checkmate);
+    }
+
+    #[test]
+    fn threefold_counts_the_opening_and_needs_three() {
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let twice: Vec<&str> = shuffle.to_vec();
+        assert!(ending_after(None, &twice).is_none());
+        let thrice: Vec<&str> = shuffle.iter().chain(shuffle.iter()).copied().collect();
+        let rep = ending_after(None, &thrice).unwrap();
+        assert_eq!(
+            rep,
+            (
+                GameResult::Draw,
+                Termination::ThreefoldRepetition,
+                "Draw by 3-fold repetition".into()
+            )
+        );
+    }
+
+    #[test]
+    fn bad_openings_are_named() {
+        let e = Opening {
+            fen: Some("not a fen".into()),
+            moves: vec![],
+        }
+        .play()
+        .unwrap_err();
+        assert!(e.to_string().contains("not a fen"), "{e}");
+        let e = Opening {
+            fen: None,
+            moves: vec!["e2e4".into(), "e2e4".into()],
+        }
+        .play()
+        .unwrap_err();
+        assert!(
+            matches!(&e, GameError::OpeningMove { mv, .. } if mv == "e2e4"),
+            "{e}"
+        );
+        // Castling given king-takes-rook style is normalised to standard UCI.
+        let p = Opening {
+            fen: Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".into()),
+            moves: vec!["e1h1".into()],
+        }
+        .play()
+        .unwrap();
+        assert_eq!(p.uci, vec!["e1g1"]);
+        assert_eq!(p.san, vec!["O-O"]);
+    }
+
+    #[test]
+    fn resign_adjudication_one_sided() {
+        let rules = Adjudication {
+            resign: Some("movecount=3,score=400".parse().unwrap()),
+            ..Adjudication::default()
+        };
+        let mut a = Adjudicator::default();
+        for i in 0..3 {
+            a.update(&rules, Color::White, Some(Score::Cp(-500)), 1);
+            assert!(a.decide(&rules, Color::White, 10).is_none() || i == 2);
+            a.update(&rules, Color::Black, Some(Score::Cp(450)), 1);
+        }
+        a.update(&rules, Color::White, Some(Score::Cp(-401)), 1);
+        let (result, term, reason) = a.decide(&rules, Color::White, 10).unwrap();
+        assert_eq!(
+            (result, term),
+            (GameResult::BlackWins, Termination::AdjudicatedResign)
+        );
+        assert_eq!(reason, "Black wins by adjudication");
+        // A better move in between restarts the count; a mate score counts as huge.
+        let mut a = Adjudicator::default();
+        a.update(&rules, Color::Black, Some(Score::Mate(-3)), 1);
+        a.update(&rules, Color::Black, Some(Score::Cp(-399)), 1);
+        a.update(&rules, Color::Black, Some(Score::Mate(-2)), 1);
+        a.update(&rules, Color::Black, Some(Score::Mate(-1)), 1);
+        assert!(a.decide(&rules, Color::Black, 10).is_none());
+        a.update(&rules, Color::Black, Some(Score::Mate(-1)), 1);
+        assert_eq!(
+            a.decide(&rules, Color::Black, 10).unwrap().0,
+            GameResult::WhiteWins
+        );
+    }
+
+    #[test]
+    fn draw_adjudication_needs_movenumber_and_quiet_plies() {
+        let rules = Adjudication {
+            draw: Some("movenumber=40,movecount=2,score=10".parse().unwrap()),
+            ..Adjudication::default()
+        };
+        let mut a = Adjudicator::default();
+        for _ in 0..4 {
+            a.update(&rules, Color::White, Some(Score::Cp(5)), 3);
+        }
+        assert!(a.decide(&rules, Color::White, 40).is_none());
+        let d = a.decide(&rules, Color::White, 41).unwrap();
+        assert_eq!(
+            (d.1, d.2.as_str()),
+            (Termination::AdjudicatedDraw, "Draw by adjudication")
+        );
+        // A capture or pawn move restarts the count; a mate score breaks it.
+        a.update(&rules, Color::White, Some(Score::Cp(0)), 0);
+        assert!(a.decide(&rules, Color::White, 41).is_none());
+        let mut a = Adjudicator::default();
+        for s in [Score::Cp(0), Score::Cp(0), Score::Mate(30), Score::Cp(0)] {
+            a.update(&rules, Color::White, Some(s), 5);
+        }
+        assert!(a.decide(&rules, Color::White, 41).is_none());
+    }
+
+    #[test]
+    fn maxmoves_counts_engine_moves() {
+        let rules = Adjudication {
+            maxmoves: Some(2),
+            ..Adjudication::default()
+        };
+        let mut a = Adjudicator::default();
+        for _ in 0..3 {
+            a.update(&rules, Color::White, None, 1);
+        }
+        assert!(a.decide(&rules, Color::White, 1).is_none());
+        a.update(&rules, Color::White, None, 1);
+        let d = a.decide(&rules, Color::White, 1).unwrap();
+        assert_eq!(
+            (d.0, d.1, d.2.as_str()),
+            (
+                GameResult::Draw,
+                Termination::MaxMoves,
+                "Draw by adjudication"
+            )
+        );
+    }
+
+    #[test]
+    fn game_types_are_send() {
+        fn assert_send<T: Send + Sync>() {}
+        assert_send::<GameRecord>();
+        assert_send::<GameOutcome>();
+        assert_send::<GameSettings>();
+        assert_send::<Opening>();
     }
 }
