@@ -375,6 +375,11 @@ impl Engine {
         self.id_author.as_deref()
     }
 
+    /// The process id (also its process group id) while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
+
     /// The options the engine declared in its last handshake.
     pub fn options(&self) -> &[UciOption] {
         &self.options
