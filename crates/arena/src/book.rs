@@ -56,7 +56,7 @@ pub enum BookError {
         /// The underlying error.
         source: std::io::Error,
     },
-    /// No line of the file held a usable opening.
+    /// No opening at all.
     #[error("opening book {path} has no usable opening ({skipped} malformed entries skipped)")]
     Empty {
         /// The book file.
@@ -64,6 +64,26 @@ pub enum BookError {
         /// How many entries were skipped as malformed.
         skipped: usize,
     },
+    /// Lines were read but none held a usable opening; the first few are listed.
+    #[error("opening book {path} has no usable opening ({} malformed entries skipped){}", skipped.len(), list_skipped(path, skipped))]
+    Unusable {
+        /// The book file.
+        path: PathBuf,
+        /// The entries skipped as malformed.
+        skipped: Vec<Skipped>,
+    },
+}
+
+/// The first few skipped entries as `; FILE:LINE: reason` items.
+fn list_skipped(path: &Path, skipped: &[Skipped]) -> String {
+    let mut s = String::new();
+    for k in skipped.iter().take(5) {
+        s.push_str(&format!("\n  {}:{}: {}", path.display(), k.line, k.reason));
+    }
+    if skipped.len() > 5 {
+        s.push_str(&format!("\n  … and {} more", skipped.len() - 5));
+    }
+    s
 }
 
 /// Book file format.
@@ -96,10 +116,16 @@ impl Book {
             Format::Epd => parse_epd(&text),
             Format::Pgn => parse_pgn(&text),
         };
-        if entries.is_empty() {
+        if entries.is_empty() && skipped.is_empty() {
             return Err(BookError::Empty {
                 path: path.to_path_buf(),
-                skipped: skipped.len(),
+                skipped: 0,
+            });
+        }
+        if entries.is_empty() {
+            return Err(BookError::Unusable {
+                path: path.to_path_buf(),
+                skipped,
             });
         }
         Ok(Book {
@@ -453,6 +479,37 @@ mod tests {
         assert!(entries[1].fen.is_some());
         assert_eq!(skipped.len(), 1);
         assert_eq!(skipped[0].line, 6);
+    }
+
+    #[test]
+    fn the_seed_book_is_legal_and_distinct() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../openings/seed.epd");
+        let book = Book::load(&path).unwrap();
+        assert!(book.skipped.is_empty(), "{:?}", book.skipped);
+        assert!(book.entries.len() >= 50);
+        let mut fens: Vec<&str> = book
+            .entries
+            .iter()
+            .filter_map(|e| e.fen.as_deref())
+            .collect();
+        fens.sort_unstable();
+        fens.dedup();
+        assert_eq!(fens.len(), book.entries.len());
+    }
+
+    #[test]
+    fn an_empty_book_names_its_bad_lines() {
+        let dir = std::env::temp_dir().join(format!("arena-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.epd");
+        std::fs::write(&path, "nonsense\n").unwrap();
+        let err = Book::load(&path).unwrap_err().to_string();
+        assert!(err.contains("bad.epd:1: 1 fields"), "{err}");
+        assert!(Book::load(&dir.join("missing.epd"))
+            .unwrap_err()
+            .to_string()
+            .contains("missing.epd"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,1 +1,60 @@
-fn main() {}
+//! `arena`: Clio's lab. Each subcommand is an Args struct and a run function in its module;
+//! adding one is a variant of `Command` and an arm in `dispatch`.
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use clio_arena::runner::commands::{self, MatchArgs, SprtArgs};
+use clio_arena::stats_cmd::{self, StatsArgs};
+
+/// Plays UCI engines against each other, decides with a pentanomial SPRT, computes statistics.
+#[derive(Parser, Debug)]
+#[command(name = "arena", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Dev against base in game pairs until the SPRT accepts H0 or H1.
+    Sprt(Box<SprtArgs>),
+    /// A round robin of a fixed number of game pairs between every two engines.
+    Match(Box<MatchArgs>),
+    /// The first engine against each of the others, a fixed number of game pairs each.
+    Gauntlet(Box<MatchArgs>),
+    /// The SPRT/Elo calculator on given pentanomial or W/D/L counts.
+    Stats(StatsArgs),
+}
+
+/// Runs a subcommand; returns the process exit code.
+fn dispatch(command: Command) -> anyhow::Result<i32> {
+    match command {
+        Command::Sprt(a) => commands::run_sprt(&a),
+        Command::Match(a) => commands::run_match(&a, false),
+        Command::Gauntlet(a) => commands::run_match(&a, true),
+        Command::Stats(a) => stats_cmd::run(&a).map(|()| 0),
+    }
+}
+
+fn main() -> ExitCode {
+    let matches = Cli::command().get_matches();
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    // `--engine` words are grouped by occurrence, which clap's derive cannot express.
+    if let (Command::Match(a) | Command::Gauntlet(a), Some((_, sub))) =
+        (&mut cli.command, matches.subcommand())
+    {
+        a.group(sub);
+    }
+    match dispatch(cli.command) {
+        Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        Err(e) => {
+            eprintln!("arena: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,1 +1,543 @@
-//! (in progress)
+//! The match runner: worker threads play game pairs, the main thread counts them.
+//!
+//! A run is a list of pairings (engine `a` against engine `b`) and a number of pair slots. Pair
+//! `k` is pairing `k % P` on opening `k / P` of the book's walk, played twice with colours
+//! swapped (`a` white first). Each worker keeps its own engine processes. Only complete pairs are
+//! counted; each counted pair is appended to the PGN, then the state file is saved, so a resumed
+//! run cuts the PGN back to the saved length and plays exactly the pairs not yet counted. With an
+//! SPRT the test is checked after every pair and the run stops at H0, H1 or the game cap. Ctrl-C
+//! stops the games in flight (they are not counted), prints the results and saves the state.
+
+pub mod args;
+pub mod commands;
+mod play;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use crossbeam::channel;
+
+use crate::book::{Book, Sequence};
+use crate::engine::{Engine, EngineConfig};
+use crate::game::GameSettings;
+use crate::report::{self, Heading, Progress, Standing, Summary};
+use crate::state::{Failures, Point, State, Tally};
+use crate::stats::{self, Decision, SprtConfig};
+
+pub use play::{FailureKind, PlayedGame};
+
+/// Everything a run needs, resolved and checked.
+pub struct Plan {
+    /// The engines (unique names).
+    pub engines: Vec<EngineConfig>,
+    /// Encounters as (first, second) indices into `engines`.
+    pub pairings: Vec<(usize, usize)>,
+    /// Number of pair slots (the run plays pairs `0..total_pairs`).
+    pub total_pairs: u64,
+    /// The SPRT, if the run is one.
+    pub sprt: Option<SprtConfig>,
+    /// The opening book.
+    pub book: Book,
+    /// The walk through it.
+    pub sequence: Sequence,
+    /// The opening seed (saved in the state).
+    pub seed: u64,
+    /// Limits and adjudication of every game.
+    pub settings: GameSettings,
+    /// Games at once.
+    pub concurrency: usize,
+    /// Settings that must agree for a resume.
+    pub fingerprint: BTreeMap<String, String>,
+    /// Limits as text for the results heading (`8+0.08`, `2000 nodes`).
+    pub tc_text: String,
+    /// Results block every this many games (0: only at the end).
+    pub rating_interval: u64,
+    /// PGN event name.
+    pub event: String,
+    /// PGN output file.
+    pub pgn: Option<PathBuf>,
+    /// State file.
+    pub state: Option<PathBuf>,
+    /// JSON summary file.
+    pub json: Option<PathBuf>,
+    /// SVG chart file.
+    pub plot: Option<PathBuf>,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The SPRT accepted a hypothesis.
+    Decided(Decision),
+    /// Every pair slot was played (fixed match or SPRT game cap).
+    Complete,
+    /// Ctrl-C.
+    Interrupted,
+}
+
+/// A finished pair as a worker hands it to the counter.
+struct PairDone {
+    index: u64,
+    games: [PlayedGame; 2],
+}
+
+/// Ctrl-C: the process-wide "interrupted" flag and the stop flags of the runs in progress.
+struct Interrupts {
+    interrupted: Arc<AtomicBool>,
+    stops: Mutex<Vec<Weak<AtomicBool>>>,
+}
+
+fn interrupts() -> &'static Interrupts {
+    static INTERRUPTS: OnceLock<Interrupts> = OnceLock::new();
+    INTERRUPTS.get_or_init(|| {
+        if let Err(e) = ctrlc::set_handler(|| {
+            let i = interrupts();
+            i.interrupted.store(true, Ordering::SeqCst);
+            if let Ok(stops) = i.stops.lock() {
+                for s in stops.iter().filter_map(Weak::upgrade) {
+                    s.store(true, Ordering::SeqCst);
+                }
+            }
+        }) {
+            eprintln!("warning: cannot install the Ctrl-C handler: {e}");
+        }
+        Interrupts {
+            interrupted: Arc::new(AtomicBool::new(false)),
+            stops: Mutex::new(Vec::new()),
+        }
+    })
+}
+
+/// A stop flag that Ctrl-C raises, and the flag telling whether Ctrl-C was pressed.
+fn stop_flag() -> (Arc<AtomicBool>, Arc<AtomicBool>) {
+    let i = interrupts();
+    let stop = Arc::new(AtomicBool::new(i.interrupted.load(Ordering::SeqCst)));
+    if let Ok(mut stops) = i.stops.lock() {
+        stops.retain(|w| w.strong_count() > 0);
+        stops.push(Arc::downgrade(&stop));
+    }
+    (stop, i.interrupted.clone())
+}
+
+/// Truncates the PGN file to the length the state recorded (drops games not counted).
+fn cut_pgn(path: &Path, len: u64) -> anyhow::Result<()> {
+    let f = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot open PGN file {} to resume", path.display()))?;
+    let now = f.metadata()?.len();
+    if now < len {
+        bail!(
+            "PGN file {} is shorter ({now} bytes) than the state file records ({len} bytes)",
+            path.display()
+        );
+    }
+    f.set_len(len)
+        .with_context(|| format!("cannot truncate PGN file {}", path.display()))
+}
+
+/// Loads the state to resume, or makes a fresh one.
+fn open_state(plan: &Plan) -> anyhow::Result<State> {
+    if let Some(path) = &plan.state {
+        if path.exists() {
+            let st = State::load(path)?;
+            st.check_config(path, &plan.fingerprint)?;
+            if st.tallies.len() != plan.pairings.len() {
+                bail!(
+                    "state file {} has a different number of pairings",
+                    path.display()
+                );
+            }
+            if let (Some(pgn), Some(len)) = (&plan.pgn, st.pgn_bytes) {
+                cut_pgn(pgn, len)?;
+            }
+            eprintln!(
+                "arena: resuming {} ({} games, {} pairs counted)",
+                path.display(),
+                st.games(),
+                st.done.len()
+            );
+            return Ok(st);
+        }
+    }
+    let mut st = State::new(plan.fingerprint.clone(), plan.seed, plan.pairings.len());
+    if let Some(pgn) = &plan.pgn {
+        if plan.state.is_some() {
+            // A fresh stateful run owns its PGN file from byte 0 of what it appends.
+            let len = std::fs::metadata(pgn).map(|m| m.len()).unwrap_or(0);
+            st.pgn_bytes = Some(len);
+        }
+    }
+    Ok(st)
+}
+
+/// Starts each engine once (handshake and option check) before any game; an unknown option or
+/// a value out of range is an error naming it.
+pub fn check_engines(engines: &[EngineConfig]) -> anyhow::Result<()> {
+    for cfg in engines {
+        let mut e = Engine::start(cfg.clone()).with_context(|| {
+            format!(
+                "engine {} ({}) failed its start-up check",
+                cfg.name, cfg.cmd
+            )
+        })?;
+        e.quit();
+    }
+    Ok(())
+}
+
+/// Totals of the first pairing (dev's side in an SPRT) or of all pairings merged from each
+/// engine's side, for the results block.
+fn first_tally(st: &State) -> Tally {
+    st.tallies.first().copied().unwrap_or_default()
+}
+
+/// Per-engine standings from the pairing tallies.
+fn standings(plan: &Plan, st: &State) -> Vec<Standing> {
+    let mut per: Vec<Tally> = vec![Tally::default(); plan.engines.len()];
+    for (p, &(a, b)) in plan.pairings.iter().enumerate() {
+        let t = st.tallies.get(p).copied().unwrap_or_default();
+        per[a] = per[a].merged(&t);
+        per[b] = per[b].merged(&t.flipped());
+    }
+    plan.engines
+        .iter()
+        .zip(per)
+        .map(|(e, tally)| Standing {
+            name: e.name.clone(),
+            tally,
+        })
+        .collect()
+}
+
+fn heading_parts(plan: &Plan) -> (String, String, String) {
+    let opt = |name: &str, suffix: &str| {
+        let vals: Vec<String> = plan
+            .engines
+            .iter()
+            .map(|e| {
+                e.options
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                    .map(|(_, v)| format!("{v}{suffix}"))
+                    .unwrap_or_else(|| "NULL".into())
+            })
+            .collect();
+        if vals.windows(2).all(|w| w[0] == w[1]) {
+            vals.first().cloned().unwrap_or_else(|| "NULL".into())
+        } else {
+            vals.join(" - ")
+        }
+    };
+    let book = plan
+        .book
+        .path
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    (opt("Threads", "t"), opt("Hash", "MB"), book)
+}
+
+/// The results block of pairing `p`.
+fn results_for(plan: &Plan, st: &State, p: usize) -> String {
+    let (a, b) = plan.pairings[p];
+    let (threads, hash, book) = heading_parts(plan);
+    let h = Heading {
+        first: &plan.engines[a].name,
+        second: &plan.engines[b].name,
+        tc: &plan.tc_text,
+        threads: &threads,
+        hash: &hash,
+        book: &book,
+    };
+    let t = st.tallies.get(p).copied().unwrap_or_default();
+    report::results_block(&h, &t, plan.sprt.as_ref())
+}
+
+/// Runs the plan to its end; returns the final state and how it ended.
+pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
+    if plan.pairings.is_empty() {
+        bail!("nothing to play: no pairings");
+    }
+    let mut st = open_state(plan)?;
+    let session_start = Instant::now();
+    let elapsed_before = st.elapsed_s;
+
+    if let Some(d) = st.decision.as_deref() {
+        let d = if d == "H1" {
+            Decision::H1
+        } else {
+            Decision::H0
+        };
+        eprintln!("arena: this run already ended ({d:?} accepted); printing its results");
+        finish(plan, &mut st, Ending::Decided(d), elapsed_before)?;
+        return Ok((st, Ending::Decided(d)));
+    }
+
+    check_engines(&plan.engines)?;
+
+    let (stop, interrupted) = stop_flag();
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let done: Arc<HashSet<u64>> = Arc::new(st.done.iter().copied().collect());
+    let next = AtomicU64::new(0);
+    let total_games = plan.total_pairs * 2;
+    let progress = Progress::new(total_games);
+    let stdout_lock = Mutex::new(());
+    let (tx, rx) = channel::unbounded::<PairDone>();
+
+    let mut ending = Ending::Complete;
+    let mut last_reported = st.games();
+    let session_games_start = st.games();
+
+    let result: anyhow::Result<()> = crossbeam::scope(|scope| {
+        for _ in 0..plan.concurrency.max(1) {
+            let tx = tx.clone();
+            let (stop, done, next, progress, stdout_lock, failure) =
+                (&stop, &done, &next, &progress, &stdout_lock, &failure);
+            scope.spawn(move |_| {
+                let mut engines: HashMap<usize, Engine> = HashMap::new();
+                loop {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    if k >= plan.total_pairs {
+                        break;
+                    }
+                    if done.contains(&k) {
+                        continue;
+                    }
+                    let p = (k % plan.pairings.len() as u64) as usize;
+                    let round = k / plan.pairings.len() as u64;
+                    let (a, b) = plan.pairings[p];
+                    let entry = &plan.book.entries[plan.sequence.index(round)];
+                    let mut games = Vec::with_capacity(2);
+                    for (g, (white, black)) in [(a, b), (b, a)].into_iter().enumerate() {
+                        let number = 2 * k + g as u64 + 1;
+                        {
+                            let _l = stdout_lock.lock();
+                            progress.println(&report::started_line(
+                                number,
+                                total_games,
+                                &plan.engines[white].name,
+                                &plan.engines[black].name,
+                            ));
+                        }
+                        let played = match play::play(
+                            &mut engines,
+                            &plan.engines,
+                            (white, black),
+                            entry,
+                            &plan.settings,
+                            stop,
+                        ) {
+                            Ok(Some(played)) => played,
+                            Ok(None) => break,
+                            Err(e) => {
+                                if let Ok(mut f) = failure.lock() {
+                                    f.get_or_insert(e);
+                                }
+                                stop.store(true, Ordering::SeqCst);
+                                break;
+                            }
+                        };
+                        {
+                            let _l = stdout_lock.lock();
+                            progress.println(&report::finished_line(
+                                number,
+                                &plan.engines[white].name,
+                                &plan.engines[black].name,
+                                &played.result,
+                                &played.reason,
+                            ));
+                        }
+                        games.push(played);
+                    }
+                    let Ok(games) = <[PlayedGame; 2]>::try_from(games) else {
+                        break;
+                    };
+                    if tx.send(PairDone { index: k, games }).is_err() {
+                        break;
+                    }
+                }
+                for (_, mut e) in engines {
+                    e.quit();
+                }
+            });
+        }
+        drop(tx);
+
+        let mut pgn_file = match &plan.pgn {
+            Some(path) => Some(
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .with_context(|| format!("cannot open PGN file {}", path.display()))?,
+            ),
+            None => None,
+        };
+
+        for pair in rx.iter() {
+            if matches!(ending, Ending::Decided(_)) {
+                // Pairs finishing after the decision are not counted (as fastchess).
+                continue;
+            }
+            let p = (pair.index % plan.pairings.len() as u64) as usize;
+            let halves = [
+                pair.games[0].half_points_of_white(),
+                2 - pair.games[1].half_points_of_white(),
+            ];
+            if let Some(f) = pgn_file.as_mut() {
+                let mut text = String::new();
+                for (g, game) in pair.games.iter().enumerate() {
+                    text.push_str(&game.pgn(&plan.event, 2 * pair.index + g as u64 + 1));
+                }
+                f.write_all(text.as_bytes())
+                    .and_then(|_| f.flush())
+                    .context("cannot append to the PGN file")?;
+                st.pgn_bytes = Some(f.metadata().map(|m| m.len()).unwrap_or(0));
+            }
+            st.tallies[p].add_pair(halves);
+            st.done.insert(pair.index);
+            for game in &pair.games {
+                if let Some((loser, kind)) = game.failure {
+                    let name = if loser == 0 { &game.white } else { &game.black };
+                    let f: &mut Failures = st.failures.entry(name.clone()).or_default();
+                    match kind {
+                        FailureKind::TimeForfeit => f.time_forfeits += 1,
+                        FailureKind::IllegalMove => f.illegal_moves += 1,
+                        FailureKind::Disconnect => f.disconnects += 1,
+                        FailureKind::Stall => f.stalls += 1,
+                    }
+                }
+            }
+            let t = first_tally(&st);
+            let e = stats::estimate_penta(&t.penta);
+            let status = plan.sprt.map(|cfg| stats::sprt_penta(&t.penta, &cfg));
+            st.history.push(Point {
+                games: st.games(),
+                llr: status.map(|s| s.llr).unwrap_or(0.0),
+                elo: e.elo,
+                elo_error: e.elo_error,
+            });
+            st.elapsed_s = elapsed_before + session_start.elapsed().as_secs_f64();
+            if let Some(d) = status.and_then(|s| s.decision) {
+                st.decision = Some(format!("{d:?}"));
+                ending = Ending::Decided(d);
+                stop.store(true, Ordering::SeqCst);
+            }
+            if let Some(path) = &plan.state {
+                st.save(path)?;
+            }
+            let games_now = st.games();
+            let secs = session_start.elapsed().as_secs_f64();
+            let gpm = if secs > 0.0 {
+                (games_now - session_games_start) as f64 / secs * 60.0
+            } else {
+                0.0
+            };
+            progress.update(
+                &t,
+                plan.sprt.as_ref(),
+                gpm,
+                total_games.saturating_sub(games_now),
+            );
+            if plan.rating_interval > 0
+                && games_now >= last_reported + plan.rating_interval
+                && ending == Ending::Complete
+            {
+                last_reported = games_now;
+                let _l = stdout_lock.lock();
+                let mut block = String::new();
+                for p in 0..plan.pairings.len().min(1) {
+                    block.push_str(&results_for(plan, &st, p));
+                }
+                progress.println(block.trim_end());
+            }
+        }
+        Ok(())
+    })
+    .map_err(|_| anyhow::anyhow!("a worker thread panicked"))?;
+    result?;
+    progress.finish();
+    if let Some(e) = failure.lock().ok().and_then(|mut f| f.take()) {
+        eprintln!("arena: stopping: {e}");
+    }
+
+    if ending == Ending::Complete && interrupted.load(Ordering::SeqCst) {
+        ending = Ending::Interrupted;
+    } else if ending == Ending::Complete && (st.done.len() as u64) < plan.total_pairs {
+        // Workers stopped early without a decision (e.g. an engine that cannot be restarted).
+        ending = Ending::Interrupted;
+    }
+    st.elapsed_s = elapsed_before + session_start.elapsed().as_secs_f64();
+    let elapsed = st.elapsed_s;
+    finish(plan, &mut st, ending, elapsed)?;
+    Ok((st, ending))
+}
+
+/// Prints the final blocks, saves state, writes JSON and chart.
+fn finish(plan: &Plan, st: &mut State, ending: Ending, elapsed: f64) -> anyhow::Result<()> {
+    let mut out = String::new();
+    if plan.pairings.len() == 1 {
+        out.push_str(&results_for(plan, st, 0));
+    } else {
+        out.push_str(&report::standings_table(&standings(plan, st)));
+    }
+    if let (Ending::Decided(d), Some(cfg)) = (ending, plan.sprt.as_ref()) {
+        out.push_str(&report::sprt_done_line(cfg, d));
+        out.push('\n');
+    }
+    if ending == Ending::Interrupted {
+        out.push_str("Run interrupted: games in flight were not counted");
+        if let Some(path) = &plan.state {
+            out.push_str(&format!("; resume with --state {}", path.display()));
+        }
+        out.push('\n');
+    }
+    let names: Vec<String> = plan.engines.iter().map(|e| e.name.clone()).collect();
+    out.push_str(&report::failures_block(&names, &st.failures));
+    let games = st.games();
+    out.push_str(&format!(
+        "Games: {games} in {:.0} s ({:.1} games/min)\n",
+        elapsed,
+        if elapsed > 0.0 {
+            games as f64 / elapsed * 60.0
+        } else {
+            0.0
+        }
+    ));
+    out.push_str("Finished match\n");
+    print!("{out}");
+    let _ = std::io::stdout().flush();
+
+    if let Some(path) = &plan.state {
+        st.save(path)?;
+    }
+    if let Some(path) = &plan.json {
+        let (a, b) = plan.pairings[0];
+        let mut s = Summary::new(
+            &plan.engines[a].name,
+            &plan.engines[b].name,
+            &plan.tc_text,
+            &first_tally(st),
+            plan.sprt.as_ref(),
+            &st.failures,
+        );
+        if plan.pairings.len() > 1 {
+            s.standings = standings(plan, st);
+        }
+        s.write(path)?;
+    }
+    if let Some(path) = &plan.plot {
+        play::write_plot(path, &st.history, plan.sprt.as_ref())?;
+    }
+    Ok(())
+}

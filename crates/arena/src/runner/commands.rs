@@ -1,0 +1,402 @@
+//! `arena sprt`, `arena match` and `arena gauntlet`: their arguments, and how each becomes a
+//! [`Plan`] for the runner.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use clap::Args;
+
+use super::args::{check_name, default_name, parse_engine_spec, parse_options, CommonArgs};
+use super::{run, Ending, Plan};
+use crate::book::{Book, Sequence};
+use crate::engine::EngineConfig;
+use crate::game::{Adjudication, DrawRule, GameSettings, Limits, ResignRule, TimeControl};
+use crate::refs;
+use crate::state::State;
+use crate::stats::{Model, SprtConfig};
+
+/// `arena sprt`: dev against base until the SPRT accepts H0 or H1, or the game cap.
+#[derive(Args, Clone, Debug)]
+pub struct SprtArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Dev engine command.
+    #[arg(long, value_name = "PATH", conflicts_with = "dev_ref")]
+    pub dev_cmd: Option<String>,
+    /// Base engine command.
+    #[arg(long, value_name = "PATH", conflicts_with = "base_ref")]
+    pub base_cmd: Option<String>,
+    /// Dev as a git ref of --repo, built with `cargo build --release -p clio` (cached by commit).
+    #[arg(long, value_name = "REF")]
+    pub dev_ref: Option<String>,
+    /// Base as a git ref of --repo.
+    #[arg(long, value_name = "REF")]
+    pub base_ref: Option<String>,
+    /// Dev's display name (no spaces).
+    #[arg(long, value_name = "NAME")]
+    pub dev_name: Option<String>,
+    /// Base's display name (no spaces).
+    #[arg(long, value_name = "NAME")]
+    pub base_name: Option<String>,
+    /// UCI option for dev only, `Name=Value` (repeatable; applied after --option).
+    #[arg(long = "dev-option", value_name = "NAME=VALUE")]
+    pub dev_options: Vec<String>,
+    /// UCI option for base only, `Name=Value` (repeatable; applied after --option).
+    #[arg(long = "base-option", value_name = "NAME=VALUE")]
+    pub base_options: Vec<String>,
+    /// Command-line argument for the dev engine (repeatable).
+    #[arg(long = "dev-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub dev_args: Vec<String>,
+    /// Command-line argument for the base engine (repeatable).
+    #[arg(long = "base-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub base_args: Vec<String>,
+    /// Elo under H0 (in the unit of --model).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub elo0: f64,
+    /// Elo under H1 (in the unit of --model).
+    #[arg(long, default_value_t = 2.0, allow_negative_numbers = true)]
+    pub elo1: f64,
+    /// Type I error.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Type II error.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Elo model of elo0/elo1.
+    #[arg(long, value_enum, default_value_t = Model::Normalized)]
+    pub model: Model,
+    /// Stop without a decision after this many games.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub max_games: u64,
+    /// Git repository for --dev-ref/--base-ref (default: the one containing the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// Where ref builds are cached (default: <repo>/target/arena-builds).
+    #[arg(long, value_name = "DIR")]
+    pub build_cache: Option<PathBuf>,
+}
+
+/// `arena match` (every engine against every other) and `arena gauntlet` (the first engine
+/// against each of the others): a fixed number of game pairs per encounter.
+#[derive(Args, Clone, Debug)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// An engine: `--engine name=NAME cmd=PATH [arg=ARG]… [dir=DIR] ["option.Name=Value"]…`
+    /// (repeat --engine for each engine).
+    #[arg(
+        long = "engine",
+        num_args = 1..,
+        value_name = "KEY=VALUE",
+        required = true,
+        action = clap::ArgAction::Append
+    )]
+    pub engine_words: Vec<String>,
+    /// The words of each `--engine`, one list per occurrence (filled by [`MatchArgs::group`]).
+    #[arg(skip)]
+    pub engines: Vec<Vec<String>>,
+    /// Game pairs (one opening, colours swapped) per encounter.
+    #[arg(long, value_name = "N", conflicts_with = "games")]
+    pub rounds: Option<u64>,
+    /// Games per encounter (rounded up to whole pairs).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
+}
+
+impl MatchArgs {
+    /// Splits the `--engine` words by occurrence, from the parsed matches of this subcommand.
+    pub fn group(&mut self, matches: &clap::ArgMatches) {
+        if let Ok(Some(occurrences)) = matches.try_get_occurrences::<String>("engine_words") {
+            self.engines = occurrences.map(|o| o.cloned().collect()).collect();
+        }
+    }
+}
+
+/// Limits and adjudication from the common options.
+pub fn settings(c: &CommonArgs) -> anyhow::Result<(GameSettings, String)> {
+    let tc: Option<TimeControl> = c.tc.as_deref().map(str::parse).transpose()?;
+    if tc.is_none() && c.nodes.is_none() && c.depth.is_none() && c.movetime.is_none() {
+        bail!("no limit given: use --tc, --nodes, --depth or --movetime");
+    }
+    let limits = Limits {
+        tc,
+        nodes: c.nodes,
+        depth: c.depth,
+        movetime_ms: c.movetime,
+        margin_ms: c.timemargin,
+        ..Limits::default()
+    };
+    let resign: Option<ResignRule> = c.resign.as_deref().map(str::parse).transpose()?;
+    let draw: Option<DrawRule> = c.draw.as_deref().map(str::parse).transpose()?;
+    let text = if let Some(tc) = &tc {
+        tc.to_string()
+    } else if let Some(ms) = c.movetime {
+        format!("{}/move", ms as f64 / 1000.0)
+    } else if let Some(n) = c.nodes {
+        format!("{n} nodes")
+    } else if let Some(d) = c.depth {
+        format!("{d} plies")
+    } else {
+        String::new()
+    };
+    Ok((
+        GameSettings {
+            limits,
+            adjudication: Adjudication {
+                resign,
+                draw,
+                maxmoves: c.maxmoves,
+            },
+        },
+        text,
+    ))
+}
+
+/// Loads the book (or the start position when none is given) and warns about skipped lines.
+fn load_book(c: &CommonArgs) -> anyhow::Result<Book> {
+    match &c.openings {
+        Some(path) => {
+            let book = Book::load(path)?;
+            book.warn_skipped();
+            Ok(book)
+        }
+        None => Ok(Book::startpos()),
+    }
+}
+
+/// The seed: given, else the resumed state's, else from the clock.
+fn seed(c: &CommonArgs) -> u64 {
+    if let Some(s) = c.seed {
+        return s;
+    }
+    if let Some(path) = &c.state {
+        if let Ok(st) = State::load(path) {
+            return st.seed;
+        }
+    }
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1)
+}
+
+/// Builds the plan common to every command.
+fn plan(
+    c: &CommonArgs,
+    engines: Vec<EngineConfig>,
+    pairings: Vec<(usize, usize)>,
+    total_pairs: u64,
+    sprt: Option<SprtConfig>,
+    event: &str,
+) -> anyhow::Result<Plan> {
+    let (settings, tc_text) = settings(c)?;
+    if c.concurrency == 0 {
+        bail!("--concurrency must be at least 1");
+    }
+    if c.start == 0 {
+        bail!("--start is 1-based: give 1 or more");
+    }
+    for (i, e) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|o| o.name == e.name) {
+            bail!(
+                "two engines are named {:?}: give them distinct names",
+                e.name
+            );
+        }
+    }
+    let book = load_book(c)?;
+    let seed = seed(c);
+    let sequence = Sequence::new(book.entries.len(), c.order, seed, c.start - 1);
+    let mut fp = BTreeMap::new();
+    for (i, e) in engines.iter().enumerate() {
+        fp.insert(format!("engine{i}"), serde_json::to_string(e)?);
+    }
+    fp.insert("pairings".into(), format!("{pairings:?}"));
+    fp.insert("settings".into(), serde_json::to_string(&settings)?);
+    fp.insert(
+        "book".into(),
+        format!("{} ({} openings)", book.path.display(), book.entries.len()),
+    );
+    fp.insert("order".into(), c.order.to_string());
+    fp.insert("seed".into(), seed.to_string());
+    fp.insert("start".into(), c.start.to_string());
+    fp.insert(
+        "sprt".into(),
+        sprt.map(|s| serde_json::to_string(&s).unwrap_or_default())
+            .unwrap_or_default(),
+    );
+    Ok(Plan {
+        engines,
+        pairings,
+        total_pairs,
+        sprt,
+        book,
+        sequence,
+        seed,
+        settings,
+        concurrency: c.concurrency,
+        fingerprint: fp,
+        tc_text,
+        rating_interval: c.rating_interval,
+        event: c.event.clone().unwrap_or_else(|| event.to_string()),
+        pgn: c.pgn.clone(),
+        state: c.state.clone(),
+        json: c.json.clone(),
+        plot: c.plot.clone(),
+    })
+}
+
+/// A display name from a ref: `/` and other unsafe characters become `-`.
+fn ref_name(r: &str) -> String {
+    r.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+/// One side of an SPRT: its command (built from a ref if need be) and default name.
+fn side(
+    which: &str,
+    cmd: &Option<String>,
+    r: &Option<String>,
+    repo: &Path,
+    cache: &Path,
+) -> anyhow::Result<(String, String)> {
+    match (cmd, r) {
+        (Some(cmd), None) => Ok((cmd.clone(), default_name(cmd))),
+        (None, Some(r)) => {
+            let (_, bin) = refs::build(repo, cache, r)?;
+            Ok((bin.to_string_lossy().into_owned(), ref_name(r)))
+        }
+        _ => bail!("give exactly one of --{which}-cmd and --{which}-ref"),
+    }
+}
+
+/// Outcome as a process exit code: 0 done, 130 interrupted.
+fn exit_code(e: Ending) -> i32 {
+    match e {
+        Ending::Interrupted => 130,
+        _ => 0,
+    }
+}
+
+/// Runs `arena sprt`; returns the process exit code.
+pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
+    let sprt = SprtConfig::new(a.elo0, a.elo1, a.alpha, a.beta, a.model)?;
+    if a.max_games < 2 {
+        bail!("--max-games must be at least 2 (one pair)");
+    }
+    // Validate everything cheap before building any ref.
+    settings(&a.common)?;
+    let common = parse_options(&a.common.options)?;
+    let dev_opts = parse_options(&a.dev_options)?;
+    let base_opts = parse_options(&a.base_options)?;
+    if let Some(p) = &a.common.openings {
+        if !p.is_file() {
+            bail!("opening book {} does not exist", p.display());
+        }
+    }
+    let (repo, cache) = if a.dev_ref.is_some() || a.base_ref.is_some() {
+        let start = match &a.repo {
+            Some(r) => r.clone(),
+            None => std::env::current_dir()?,
+        };
+        let repo = refs::toplevel(&start)?;
+        // Resolve both refs first so a bad one fails before any build.
+        for r in [&a.dev_ref, &a.base_ref].into_iter().flatten() {
+            refs::resolve(&repo, r)?;
+        }
+        let cache = a
+            .build_cache
+            .clone()
+            .unwrap_or_else(|| refs::default_cache(&repo));
+        (repo, cache)
+    } else {
+        (PathBuf::from("."), PathBuf::from("."))
+    };
+    let (dev_cmd, mut dev_name) = side("dev", &a.dev_cmd, &a.dev_ref, &repo, &cache)?;
+    let (base_cmd, mut base_name) = side("base", &a.base_cmd, &a.base_ref, &repo, &cache)?;
+    if dev_name == base_name {
+        dev_name = format!("{dev_name}-dev");
+        base_name = format!("{base_name}-base");
+    }
+    let dev_name = a.dev_name.clone().unwrap_or(dev_name);
+    let base_name = a.base_name.clone().unwrap_or(base_name);
+    check_name(&dev_name)?;
+    check_name(&base_name)?;
+    let dev = EngineConfig {
+        name: dev_name,
+        cmd: dev_cmd,
+        args: a.dev_args.clone(),
+        dir: None,
+        options: common.iter().cloned().chain(dev_opts).collect(),
+    };
+    let base = EngineConfig {
+        name: base_name,
+        cmd: base_cmd,
+        args: a.base_args.clone(),
+        dir: None,
+        options: common.into_iter().chain(base_opts).collect(),
+    };
+    let plan = plan(
+        &a.common,
+        vec![dev, base],
+        vec![(0, 1)],
+        a.max_games.div_ceil(2),
+        Some(sprt),
+        "arena sprt",
+    )?;
+    let (_, ending) = run(&plan)?;
+    Ok(exit_code(ending))
+}
+
+/// Runs `arena match` (round robin) or, with `gauntlet`, `arena gauntlet`.
+pub fn run_match(a: &MatchArgs, gauntlet: bool) -> anyhow::Result<i32> {
+    let common = parse_options(&a.common.options)?;
+    let mut engines = Vec::new();
+    let groups = if a.engines.is_empty() {
+        vec![a.engine_words.clone()]
+    } else {
+        a.engines.clone()
+    };
+    for spec in &groups {
+        let mut cfg = parse_engine_spec(spec)?;
+        cfg.options = common.iter().cloned().chain(cfg.options).collect();
+        engines.push(cfg);
+    }
+    if engines.len() < 2 {
+        bail!("give at least two --engine");
+    }
+    let pairings: Vec<(usize, usize)> = if gauntlet {
+        (1..engines.len()).map(|j| (0, j)).collect()
+    } else {
+        (0..engines.len())
+            .flat_map(|i| (i + 1..engines.len()).map(move |j| (i, j)))
+            .collect()
+    };
+    let rounds = match (a.rounds, a.games) {
+        (Some(r), _) => r,
+        (None, Some(g)) => g.div_ceil(2),
+        (None, None) => 1,
+    };
+    if rounds == 0 {
+        bail!("--rounds/--games must be positive");
+    }
+    let total = rounds
+        .checked_mul(pairings.len() as u64)
+        .context("too many games")?;
+    let event = if gauntlet {
+        "arena gauntlet"
+    } else {
+        "arena match"
+    };
+    let plan = plan(&a.common, engines, pairings, total, None, event)?;
+    let (_, ending) = run(&plan)?;
+    Ok(exit_code(ending))
+}
