@@ -1,0 +1,144 @@
+//! The command line besides the UCI loop: `clio bench`, `clio perft`, `clio params`.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use clap::{ArgGroup, Parser, Subcommand};
+use clio_board::{perft_divide, Move16, Position};
+use clio_search::{
+    bench_positions, format_ablation, run_ablation, Limits, Params, Searcher, BENCH_DEPTH,
+    BENCH_HASH_MB,
+};
+
+/// Clio, a UCI chess engine. Without a subcommand it speaks UCI on stdin/stdout.
+#[derive(Debug, Parser)]
+#[command(name = "clio", version, about)]
+pub struct Cli {
+    /// What to run instead of the UCI loop.
+    #[command(subcommand)]
+    pub command: Option<Sub>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Sub {
+    /// Search the bench positions at fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Run once per heuristic switch configuration and print the ablation table.
+        #[arg(long)]
+        ablation: bool,
+        /// Search depth in plies.
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+    },
+    /// Count the leaf nodes of the legal move tree, per root move.
+    Perft {
+        /// Depth in plies.
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
+        depth: u32,
+        /// FEN of the position (quoted or as separate words); the start position if absent.
+        fen: Vec<String>,
+    },
+    /// Print the tunables for tuning tools.
+    #[command(group(ArgGroup::new("format").required(true).args(["openbench", "toml"])))]
+    Params {
+        /// OpenBench SPSA lines: `name, int, value, min, max, step, 0.002`.
+        #[arg(long)]
+        openbench: bool,
+        /// A `[[param]]` skeleton for an `arena spsa` config.
+        #[arg(long)]
+        toml: bool,
+    },
+}
+
+/// `clio bench [depth]`: every bench position with fresh tables (as `clio_search::run_bench`
+/// does), one line per position, then `<N> nodes <M> nps` last.
+pub fn bench(depth: Option<u32>) -> Result<()> {
+    let depth = depth.unwrap_or(BENCH_DEPTH);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let positions = bench_positions();
+    let start = Instant::now();
+    let mut nodes = 0u64;
+    for (i, fen) in positions.iter().enumerate() {
+        let position = match Position::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("position {}/{}: skipped: {e}", i + 1, positions.len());
+                continue;
+            }
+        };
+        if position.legal_moves().is_empty() {
+            println!(
+                "position {}/{}: skipped: no legal move ({fen})",
+                i + 1,
+                positions.len()
+            );
+            continue;
+        }
+        let mut searcher = Searcher::new(BENCH_HASH_MB);
+        let result = searcher.search(&position, &limits, &stop, &mut |_| {});
+        nodes += result.nodes;
+        let best = result.best.map_or("0000".to_string(), |m| Move16::uci(&m));
+        println!(
+            "position {}/{}: {} nodes bestmove {best} ({fen})",
+            i + 1,
+            positions.len(),
+            result.nodes
+        );
+    }
+    let ms = start.elapsed().as_millis().max(1) as u64;
+    println!("depth {depth}, {ms} ms");
+    println!("{nodes} nodes {} nps", nodes * 1000 / ms);
+    Ok(())
+}
+
+/// `clio bench --ablation [depth]`.
+pub fn ablation(depth: Option<u32>) -> Result<()> {
+    let depth = depth.unwrap_or(BENCH_DEPTH);
+    let rows = run_ablation(depth);
+    print!("{}", format_ablation(depth, &rows));
+    Ok(())
+}
+
+/// `clio perft <depth> [fen]`: `move: count` per root move, then `Nodes searched: N` last;
+/// time and speed go to stderr.
+pub fn perft(depth: u32, fen: &[String]) -> Result<()> {
+    let position = if fen.is_empty() {
+        Position::startpos()
+    } else {
+        match Position::from_fen(&fen.join(" ")) {
+            Ok(p) => p,
+            Err(e) => bail!("{e}"),
+        }
+    };
+    let start = Instant::now();
+    let mut total = 0u64;
+    for (m, count) in perft_divide(position.chess(), depth) {
+        println!("{}: {count}", Move16::uci(&m));
+        total += count;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "perft {depth}: {total} nodes in {:.3} s, {:.0} nodes/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
+    println!();
+    println!("Nodes searched: {total}");
+    Ok(())
+}
+
+/// `clio params --openbench|--toml`.
+pub fn params(openbench: bool) -> Result<()> {
+    if openbench {
+        print!("{}", Params::openbench_lines());
+    } else {
+        print!("{}", Params::toml_skeleton());
+    }
+    Ok(())
+}

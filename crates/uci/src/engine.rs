@@ -1,0 +1,439 @@
+//! The UCI loop. The main thread reads stdin and answers at once (`isready`, `stop`, option
+//! refusals); a worker thread owns the `Searcher` and runs searches and perft one after another,
+//! so `stop` and `isready` are answered even deep in a search.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use clio_board::shakmaty::{Chess, Color, Move, Position as _, Role, Square};
+use clio_board::{perft, Move16, Position};
+use clio_search::{time::budget, Info, Limits, Params, Score, SearchResult, Searcher};
+
+use crate::input::{self, Command, Go, Input, Start};
+use crate::options::{self, Effect, Settings};
+
+/// Writes one line to stdout. A closed stdout (the GUI went away) is not an error worth a
+/// panic: the next read sees end of input and the engine quits.
+pub fn send(line: &str) {
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// Tells the GUI something it should know, as UCI allows: `info string …`.
+fn note(message: &str) {
+    send(&format!("info string {message}"));
+}
+
+/// Flags shared between the loop and one search.
+#[derive(Debug, Default)]
+struct Flags {
+    /// Set by `stop`, `quit`, a new `go`, or the ponderhit timer.
+    stop: AtomicBool,
+    /// True while a `go ponder` search waits for `ponderhit`.
+    pondering: AtomicBool,
+    /// Set by the worker once the search's `bestmove` is out.
+    done: AtomicBool,
+}
+
+/// Work for the worker thread, done in order.
+enum Job {
+    Search {
+        position: Box<Position>,
+        limits: Limits,
+        params: Box<Params>,
+        hash_mb: usize,
+        /// `go infinite`: `bestmove` waits for `stop` even if the search ends by itself.
+        go_infinite: bool,
+        flags: Arc<Flags>,
+    },
+    Perft {
+        position: Box<Chess>,
+        depth: u32,
+    },
+    NewGame {
+        hash_mb: usize,
+    },
+    ClearHash,
+}
+
+/// The engine's state as the loop keeps it.
+pub struct Engine {
+    position: Position,
+    settings: Settings,
+    /// Limits of the running `go ponder`, for the budget at `ponderhit`.
+    ponder_limits: Option<(Limits, Color)>,
+    /// Searches sent to the worker whose `bestmove` is not out yet (the newest last).
+    pending: Vec<Arc<Flags>>,
+    /// Counts searches, so a ponderhit timer never stops a later search.
+    generation: Arc<AtomicU64>,
+    jobs: Option<Sender<Job>>,
+    worker: Option<JoinHandle<()>>,
+}
+
+impl Engine {
+    /// A new engine at the start position with default options and its worker thread running.
+    pub fn new() -> Engine {
+        let settings = Settings::default();
+        let (tx, rx) = channel();
+        let hash_mb = settings.hash_mb;
+        let worker = thread::Builder::new()
+            .name("clio-search".to_string())
+            .stack_size(64 << 20)
+            .spawn(move || worker(rx, hash_mb))
+            .ok();
+        if worker.is_none() {
+            note("could not start the search thread");
+        }
+        Engine {
+            position: Position::startpos(),
+            settings,
+            ponder_limits: None,
+            pending: Vec::new(),
+            generation: Arc::new(AtomicU64::new(0)),
+            jobs: Some(tx),
+            worker,
+        }
+    }
+
+    /// Reads commands from stdin until `quit` or end of input.
+    pub fn run(mut self) {
+        let stdin = io::stdin();
+        let mut lines = stdin.lock();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match lines.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            // Invalid UTF-8 is read lossily: it can only make an unknown command.
+            let line = String::from_utf8_lossy(&buf);
+            if !self.handle(&line) {
+                break;
+            }
+        }
+        self.shutdown();
+    }
+
+    /// Acts on one line; false when the engine should quit.
+    pub fn handle(&mut self, line: &str) -> bool {
+        match input::parse_line(line) {
+            Input::Empty => true,
+            Input::Refused(message) => {
+                note(&message);
+                true
+            }
+            Input::Command(command, notes) => {
+                for n in &notes {
+                    note(n);
+                }
+                self.execute(command)
+            }
+        }
+    }
+
+    fn submit(&mut self, job: Job) {
+        let sent = self.jobs.as_ref().map(|tx| tx.send(job).is_ok());
+        if sent != Some(true) {
+            note("the search thread is gone; command ignored");
+        }
+    }
+
+    /// Stops every search not yet answered.
+    fn stop_all(&mut self) {
+        for flags in self.pending.drain(..) {
+            flags.stop.store(true, Ordering::SeqCst);
+            flags.pondering.store(false, Ordering::SeqCst);
+        }
+        self.ponder_limits = None;
+    }
+
+    fn execute(&mut self, command: Command) -> bool {
+        match command {
+            Command::Uci => {
+                send(&format!("id name Clio {}", env!("CARGO_PKG_VERSION")));
+                send("id author the Clio authors");
+                for line in options::option_lines() {
+                    send(&line);
+                }
+                send("uciok");
+            }
+            Command::Debug(_) => {}
+            Command::IsReady => send("readyok"),
+            Command::NewGame => {
+                self.stop_all();
+                self.position = Position::startpos();
+                let hash_mb = self.settings.hash_mb;
+                self.submit(Job::NewGame { hash_mb });
+            }
+            Command::SetOption { name, value } => {
+                match options::apply(&mut self.settings, &name, value.as_deref()) {
+                    Ok(Effect::None) => {}
+                    Ok(Effect::ClearHash) => self.submit(Job::ClearHash),
+                    Err(message) => note(&message),
+                }
+            }
+            Command::Position { start, moves } => match set_position(&start, &moves) {
+                Ok(position) => self.position = position,
+                Err(message) => note(&format!("{message}; position unchanged")),
+            },
+            Command::Go(go) => self.go(&go),
+            Command::Perft(depth) => {
+                let position = Box::new(self.position.chess().clone());
+                self.submit(Job::Perft { position, depth });
+            }
+            Command::Stop => self.stop_all(),
+            Command::PonderHit => self.ponderhit(),
+            Command::Quit => return false,
+            Command::Display => display(&self.position),
+        }
+        true
+    }
+
+    fn go(&mut self, go: &Go) {
+        // A `go` during a search waits for it to end, as in Stockfish: the worker takes
+        // jobs in order, and `stop` reaches every search not yet answered.
+        self.pending.retain(|f| !f.done.load(Ordering::SeqCst));
+        if !go.searchmoves.is_empty() {
+            note("go searchmoves is not supported; searching every move");
+        }
+        let mut limits = Limits {
+            depth: go.depth.or(go.mate.map(|m| m.saturating_mul(2))),
+            nodes: go.nodes,
+            movetime_ms: go.movetime,
+            wtime_ms: go.wtime,
+            btime_ms: go.btime,
+            winc_ms: go.winc.unwrap_or(0),
+            binc_ms: go.binc.unwrap_or(0),
+            movestogo: go.movestogo,
+            infinite: go.infinite,
+            move_overhead_ms: self.settings.move_overhead_ms,
+        };
+        let flags = Arc::new(Flags::default());
+        if go.ponder {
+            self.ponder_limits = Some((limits.clone(), self.position.turn()));
+            limits.infinite = true;
+            flags.pondering.store(true, Ordering::SeqCst);
+        }
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        self.pending.push(flags.clone());
+        let job = Job::Search {
+            position: Box::new(self.position.clone()),
+            limits,
+            params: Box::new(self.settings.params.clone()),
+            hash_mb: self.settings.hash_mb,
+            go_infinite: go.infinite,
+            flags,
+        };
+        self.submit(job);
+    }
+
+    /// `ponderhit`: the ponder search goes on as a normal one, stopped by a timer at the hard
+    /// limit the clock of the `go ponder` command allows (counted from now).
+    fn ponderhit(&mut self) {
+        let (Some(flags), Some((limits, us))) =
+            (self.pending.last().cloned(), self.ponder_limits.take())
+        else {
+            return;
+        };
+        flags.pondering.store(false, Ordering::SeqCst);
+        if limits.infinite {
+            return;
+        }
+        let hard = budget(&limits, us).hard_ms;
+        let Some(hard_ms) = hard.or(limits.movetime_ms) else {
+            // No clock: a depth or node limit ends it, as a plain `go` would.
+            return;
+        };
+        let generation = self.generation.clone();
+        let mine = generation.load(Ordering::SeqCst);
+        let timer = thread::Builder::new()
+            .name("clio-ponderhit".to_string())
+            .spawn(move || {
+                thread::sleep(Duration::from_millis(hard_ms));
+                if generation.load(Ordering::SeqCst) == mine {
+                    flags.stop.store(true, Ordering::SeqCst);
+                }
+            });
+        if timer.is_err() {
+            note("could not start the ponderhit timer; stopping now");
+            self.stop_all();
+        }
+    }
+
+    fn shutdown(&mut self) {
+        self.stop_all();
+        self.jobs = None;
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+/// Builds the position of a `position` command; the error names the bad FEN field or move.
+fn set_position(start: &Start, moves: &[String]) -> Result<Position, String> {
+    let mut position = match start {
+        Start::StartPos => Position::startpos(),
+        Start::Fen(fen) => Position::from_fen(fen).map_err(|e| e.to_string())?,
+    };
+    for (i, text) in moves.iter().enumerate() {
+        position
+            .play_uci_game_move(text)
+            .map_err(|e| format!("position: move {} {e}", i + 1))?;
+    }
+    Ok(position)
+}
+
+/// The UCI line for one progress report.
+pub fn info_line(info: &Info) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(m) => format!("mate {m}"),
+    };
+    let mut line = format!(
+        "info depth {} seldepth {} score {score} nodes {} nps {} hashfull {} time {}",
+        info.depth, info.seldepth, info.nodes, info.nps, info.hashfull, info.time_ms
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv");
+        for m in &info.pv {
+            line.push(' ');
+            line.push_str(&Move16::uci(m));
+        }
+    }
+    line
+}
+
+/// The `bestmove` line: the search's move if it is legal, else the first legal move, else
+/// `0000`; the ponder move only if it is legal after the best move.
+pub fn bestmove_line(root: &Chess, result: &SearchResult) -> String {
+    let legal = root.legal_moves();
+    let best: Option<Move> = result
+        .best
+        .filter(|m| legal.contains(m))
+        .or_else(|| legal.first().copied());
+    let Some(best) = best else {
+        return "bestmove 0000".to_string();
+    };
+    let mut line = format!("bestmove {}", Move16::uci(&best));
+    if let Some(ponder) = result.ponder {
+        let mut after = root.clone();
+        after.play_unchecked(best);
+        if after.is_legal(ponder) {
+            line.push_str(" ponder ");
+            line.push_str(&Move16::uci(&ponder));
+        }
+    }
+    line
+}
+
+fn worker(jobs: Receiver<Job>, hash_mb: usize) {
+    let mut searcher = Searcher::new(hash_mb);
+    let mut current_hash = hash_mb;
+    while let Ok(job) = jobs.recv() {
+        match job {
+            Job::Search {
+                position,
+                limits,
+                params,
+                hash_mb,
+                go_infinite,
+                flags,
+            } => {
+                if hash_mb != current_hash {
+                    searcher.resize_hash(hash_mb);
+                    current_hash = hash_mb;
+                }
+                *searcher.params_mut() = *params;
+                let result = searcher.search(&position, &limits, &flags.stop, &mut |info| {
+                    send(&info_line(info))
+                });
+                // UCI: after `go infinite`, and during `go ponder` until `ponderhit`, bestmove
+                // waits for `stop` even when the search ends early (a forced mate, say).
+                while !flags.stop.load(Ordering::SeqCst)
+                    && (go_infinite || flags.pondering.load(Ordering::SeqCst))
+                {
+                    thread::sleep(Duration::from_millis(1));
+                }
+                send(&bestmove_line(position.chess(), &result));
+                flags.done.store(true, Ordering::SeqCst);
+            }
+            Job::Perft { position, depth } => run_go_perft(&position, depth),
+            Job::NewGame { hash_mb } => {
+                if hash_mb != current_hash {
+                    searcher.resize_hash(hash_mb);
+                    current_hash = hash_mb;
+                }
+                searcher.clear();
+            }
+            Job::ClearHash => searcher.clear(),
+        }
+    }
+}
+
+/// `go perft N` as Stockfish prints it: `move: count` per root move, then `Nodes searched: N`.
+fn run_go_perft(position: &Chess, depth: u32) {
+    let start = Instant::now();
+    let mut total = 0u64;
+    for (m, count) in clio_board::perft_divide(position, depth) {
+        send(&format!("{}: {count}", Move16::uci(&m)));
+        total += count;
+    }
+    if depth == 0 {
+        total = perft(position, 0);
+    }
+    let ms = start.elapsed().as_millis().max(1) as u64;
+    send("");
+    send(&format!("Nodes searched: {total}"));
+    send(&format!(
+        "info string perft {total} nodes {ms} ms {} nps",
+        total * 1000 / ms
+    ));
+    send("");
+}
+
+/// `d`: the board, FEN and key, for debugging by hand and for tests.
+fn display(position: &Position) {
+    let board = position.chess().board();
+    send(" +---+---+---+---+---+---+---+---+");
+    for rank in (0..8u32).rev() {
+        let mut row = String::from(" |");
+        for file in 0..8u32 {
+            let sq = Square::new(rank * 8 + file);
+            let c = board.piece_at(sq).map_or(' ', |p| {
+                let ch = match p.role {
+                    Role::Pawn => 'p',
+                    Role::Knight => 'n',
+                    Role::Bishop => 'b',
+                    Role::Rook => 'r',
+                    Role::Queen => 'q',
+                    Role::King => 'k',
+                };
+                if p.color == Color::White {
+                    ch.to_ascii_uppercase()
+                } else {
+                    ch
+                }
+            });
+            row.push_str(&format!(" {c} |"));
+        }
+        row.push_str(&format!(" {}", rank + 1));
+        send(&row);
+        send(" +---+---+---+---+---+---+---+---+");
+    }
+    send("   a   b   c   d   e   f   g   h");
+    send("");
+    send(&format!("Fen: {}", position.fen()));
+    send(&format!("Key: {:016X}", position.key()));
+}
