@@ -1,0 +1,161 @@
+//! The tuner's checkpoint: θ, the iterations done, the totals and the trajectory, written
+//! atomically (temporary file, sync, rename) after every iteration. Perturbations, rounding
+//! draws and openings are derived from the seed and the iteration number, so θ and the count
+//! are all a resumed run needs to continue exactly.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::state::Tally;
+
+/// Format version of the checkpoint.
+pub const VERSION: u32 = 1;
+
+/// Why a checkpoint could not be read, written or used.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// Reading or writing failed.
+    #[error("checkpoint {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Not a checkpoint this arena can read.
+    #[error("checkpoint {path}: {detail}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The checkpoint was made with other settings.
+    #[error(
+        "checkpoint {path} belongs to another campaign: {key} was {saved:?}, is now {now:?} \
+         (restore the file's settings, or remove the checkpoint to start over)"
+    )]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// The differing setting.
+        key: String,
+        /// Its saved value.
+        saved: String,
+        /// Its value now.
+        now: String,
+    },
+}
+
+/// The saved state of a tune.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// [`VERSION`].
+    pub version: u32,
+    /// The settings that fix the run (`Config::fingerprint`).
+    pub config: BTreeMap<String, String>,
+    /// Iterations finished (the next one is number `iterations_done`, 0-based).
+    pub iterations_done: u64,
+    /// θ now, one value per parameter in file order.
+    pub theta: Vec<f64>,
+    /// All games so far, from the θ+ side.
+    pub totals: Tally,
+    /// θ after each finished iteration.
+    pub trajectory: Vec<Vec<f64>>,
+    /// Length of the CSV log after the last finished iteration's row.
+    pub csv_bytes: u64,
+    /// Wall time spent in earlier sessions, in seconds.
+    pub elapsed_s: f64,
+}
+
+impl Checkpoint {
+    /// A fresh checkpoint at θ = `start`.
+    pub fn new(config: BTreeMap<String, String>, start: Vec<f64>) -> Checkpoint {
+        Checkpoint {
+            version: VERSION,
+            config,
+            iterations_done: 0,
+            theta: start,
+            totals: Tally::default(),
+            trajectory: Vec::new(),
+            csv_bytes: 0,
+            elapsed_s: 0.0,
+        }
+    }
+
+    /// Reads a checkpoint.
+    pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
+        let text = fs::read_to_string(path).map_err(|source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let cp: Checkpoint = serde_json::from_str(&text).map_err(|e| CheckpointError::Parse {
+            path: path.to_path_buf(),
+            detail: e.to_string(),
+        })?;
+        if cp.version != VERSION {
+            return Err(CheckpointError::Parse {
+                path: path.to_path_buf(),
+                detail: format!("version {} (this arena writes {VERSION})", cp.version),
+            });
+        }
+        if cp.trajectory.len() as u64 != cp.iterations_done {
+            return Err(CheckpointError::Parse {
+                path: path.to_path_buf(),
+                detail: format!(
+                    "{} iterations done but {} trajectory points",
+                    cp.iterations_done,
+                    cp.trajectory.len()
+                ),
+            });
+        }
+        Ok(cp)
+    }
+
+    /// Checks that the checkpoint belongs to a campaign with this fingerprint.
+    pub fn check_config(
+        &self,
+        path: &Path,
+        config: &BTreeMap<String, String>,
+    ) -> Result<(), CheckpointError> {
+        let keys: BTreeSet<&String> = self.config.keys().chain(config.keys()).collect();
+        for key in keys {
+            let saved = self.config.get(key).cloned().unwrap_or_default();
+            let now = config.get(key).cloned().unwrap_or_default();
+            if saved != now {
+                return Err(CheckpointError::Mismatch {
+                    path: path.to_path_buf(),
+                    key: key.clone(),
+                    saved,
+                    now,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the checkpoint atomically: `PATH.tmp`, synced, renamed over `PATH`.
+    pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
+        let io = |source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let text = serde_json::to_string_pretty(self).map_err(|e| CheckpointError::Parse {
+            path: path.to_path_buf(),
+            detail: e.to_string(),
+        })?;
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let mut f = fs::File::create(&tmp).map_err(io)?;
+        f.write_all(text.as_bytes()).map_err(io)?;
+        f.write_all(b"\n").map_err(io)?;
+        f.sync_all().map_err(io)?;
+        fs::rename(&tmp, path).map_err(io)
+    }
+}

@@ -1,0 +1,213 @@
+//! Moving a tune between arena and OpenBench: OpenBench's SPSA input lines
+//! (`name, int|float, value, min, max, c_end, r_end`, one parameter a line, as OpenBench's
+//! `spsa_original_input` writes them), and campaign skeletons made from those lines or from
+//! `clio params --toml` output.
+
+use std::fmt::Write as _;
+
+use serde::Deserialize;
+
+use super::config::{Config, Kind, Param, DEFAULT_R_END};
+use super::schedule::format_value;
+
+/// A line that is not an OpenBench SPSA parameter line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("OpenBench SPSA line {line} \"{text}\": {reason}")]
+pub struct LineError {
+    /// 1-based line number.
+    pub line: usize,
+    /// The line.
+    pub text: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// Parses OpenBench SPSA lines. Blank lines and `#` comments are skipped; every other line
+/// must have the seven fields.
+pub fn parse_lines(text: &str) -> Result<Vec<Param>, LineError> {
+    let mut params = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let err = |reason: String| LineError {
+            line: i + 1,
+            text: line.to_string(),
+            reason,
+        };
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        if fields.len() != 7 {
+            return Err(err(format!(
+                "{} fields, expected 7 (name, int|float, value, min, max, c_end, r_end)",
+                fields.len()
+            )));
+        }
+        let kind = match fields[1].to_ascii_lowercase().as_str() {
+            "int" => Kind::Int,
+            "float" => Kind::Float,
+            other => return Err(err(format!("type \"{other}\" is not int or float"))),
+        };
+        let num = |j: usize, what: &str| -> Result<f64, LineError> {
+            fields[j]
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| err(format!("{what} \"{}\" is not a number", fields[j])))
+        };
+        if fields[0].is_empty() {
+            return Err(err("empty name".into()));
+        }
+        params.push(Param {
+            name: fields[0].to_string(),
+            kind,
+            value: num(2, "value")?,
+            min: num(3, "min")?,
+            max: num(4, "max")?,
+            step: num(5, "c_end")?,
+            r_end: num(6, "r_end")?,
+        });
+    }
+    Ok(params)
+}
+
+/// Formats one number the way OpenBench shows it: integers without a fraction.
+fn num(p: &Param, v: f64) -> String {
+    match p.kind {
+        Kind::Int if v.fract() == 0.0 => format!("{}", v as i64),
+        _ => format!("{v}"),
+    }
+}
+
+/// OpenBench SPSA lines for `params`, with `values` as the start values (e.g. the tuned ones
+/// to continue a tune on OpenBench; an int value is rounded).
+pub fn format_lines(params: &[Param], values: &[f64]) -> String {
+    let mut out = String::new();
+    for (p, v) in params.iter().zip(values) {
+        let value = match p.kind {
+            Kind::Int => v.round(),
+            Kind::Float => *v,
+        };
+        let _ = writeln!(
+            out,
+            "{}, {}, {}, {}, {}, {}, {}",
+            p.name,
+            p.kind,
+            num(p, value),
+            num(p, p.min),
+            num(p, p.max),
+            p.step,
+            p.r_end
+        );
+    }
+    out
+}
+
+/// A `[[param]]` as `clio params --toml` may print it: unknown keys are ignored, `type`
+/// defaults to int and `r_end` to 0.002.
+#[derive(Debug, Deserialize)]
+struct LooseParam {
+    name: String,
+    #[serde(rename = "type", default)]
+    kind: Kind,
+    value: f64,
+    min: f64,
+    max: f64,
+    step: f64,
+    r_end: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+struct LooseFile {
+    #[serde(default)]
+    param: Vec<LooseParam>,
+}
+
+/// Reads parameters from OpenBench lines or from TOML with `[[param]]` tables (a campaign file
+/// or `clio params --toml` output), whichever `text` is.
+pub fn read_params(text: &str) -> Result<Vec<Param>, String> {
+    if let Ok(file) = toml::from_str::<LooseFile>(text) {
+        if !file.param.is_empty() {
+            return Ok(file
+                .param
+                .into_iter()
+                .map(|p| Param {
+                    name: p.name,
+                    kind: p.kind,
+                    value: p.value,
+                    min: p.min,
+                    max: p.max,
+                    step: p.step,
+                    r_end: p.r_end.unwrap_or(DEFAULT_R_END),
+                })
+                .collect());
+        }
+    }
+    let params = parse_lines(text).map_err(|e| e.to_string())?;
+    if params.is_empty() {
+        return Err("no parameters: neither [[param]] tables nor OpenBench SPSA lines".into());
+    }
+    Ok(params)
+}
+
+/// A complete campaign file for `params` with default `[spsa]` and `[match]` sections, to be
+/// edited: the start of a new `tuning/<name>.toml`.
+pub fn skeleton(params: &[Param]) -> String {
+    let mut out = String::from(
+        "# SPSA campaign (arena spsa FILE). Edit the schedule and the match, then run it.\n\
+         [spsa]\n\
+         iterations = 2000           # N, fixes the schedule\n\
+         pairs_per_iteration = 8     # game pairs per iteration\n\
+         alpha = 0.602\n\
+         gamma = 0.101\n\
+         a_ratio = 0.1               # A = a_ratio * N\n\
+         seed = 1\n\
+         \n\
+         [match]\n\
+         engine = \"target/release/clio\"\n\
+         tc = \"8+0.08\"\n\
+         concurrency = 2\n\
+         options = { Hash = 16, Threads = 1 }\n\
+         resign = { movecount = 3, score = 400 }\n\
+         draw = { movenumber = 40, movecount = 8, score = 10 }\n",
+    );
+    out += &params_toml(params, None);
+    out
+}
+
+/// `[[param]]` tables for `params`; with `values`, those replace the start values (the tuned
+/// campaign to continue from).
+pub fn params_toml(params: &[Param], values: Option<&[f64]>) -> String {
+    let mut out = String::new();
+    for (i, p) in params.iter().enumerate() {
+        let v = values.and_then(|v| v.get(i).copied()).unwrap_or(p.value);
+        let _ = write!(
+            out,
+            "\n[[param]]\nname = {}\ntype = \"{}\"\nvalue = {}\nmin = {}\nmax = {}\nstep = {}\nr_end = {}\n",
+            toml::Value::String(p.name.clone()),
+            p.kind,
+            toml_num(p, v),
+            toml_num(p, p.min),
+            toml_num(p, p.max),
+            toml::Value::Float(p.step),
+            toml::Value::Float(p.r_end),
+        );
+    }
+    out
+}
+
+/// A value as TOML: an integer for an int parameter (rounded), else a float.
+fn toml_num(p: &Param, v: f64) -> String {
+    match p.kind {
+        Kind::Int => format_value(p, v),
+        Kind::Float => toml::Value::Float(v).to_string(),
+    }
+}
+
+/// Checks imported parameters the way a campaign file is checked, by building a skeleton
+/// around them; errors name `origin` and the field.
+pub fn check_params(params: &[Param], origin: &std::path::Path) -> Result<Vec<String>, String> {
+    Config::parse(&skeleton(params), origin)
+        .map(|(_, w)| w)
+        .map_err(|e| e.to_string())
+}
