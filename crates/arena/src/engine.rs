@@ -390,10 +390,7 @@ impl Engine {
         if self.eof || self.stdin.is_none() {
             return false;
         }
-        match self.child.as_mut().map(|c| c.try_wait()) {
-            Some(Ok(None)) => true,
-            _ => false,
-        }
+        matches!(self.child.as_mut().map(|c| c.try_wait()), Some(Ok(None)))
     }
 
     /// Writes one command line.

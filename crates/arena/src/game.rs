@@ -74,7 +74,9 @@ pub struct TimeControl {
 /// Seconds (decimal) to milliseconds, rounded.
 fn seconds_to_ms(s: &str) -> Option<u64> {
     let v: f64 = s.trim().parse().ok()?;
-    (v.is_finite() && v >= 0.0 && v < 1e12).then(|| (v * 1000.0).round() as u64)
+    (0.0..1e12)
+        .contains(&v)
+        .then(|| (v * 1000.0).round() as u64)
 }
 
 /// Milliseconds as seconds without trailing zeros (`8080` → `8.08`), like fastchess's `%g`.

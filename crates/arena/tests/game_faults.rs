@@ -165,7 +165,7 @@ fn late_move_loses_on_time_with_the_overrun() {
     let mut sf = start(sf_config(&sf));
     let settings = GameSettings {
         limits: Limits {
-            tc: Some("1+0".parse().unwrap()),
+            tc: Some("2+0".parse().unwrap()),
             nodes: Some(2000),
             ..Limits::default()
         },
