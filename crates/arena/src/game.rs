@@ -450,6 +450,25 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// fastchess's PGN termination class: `normal` (rules), `adjudication`, `time forfeit`,
+    /// `illegal move`, `abandoned` (crash or stall), `unterminated`.
+    pub fn class(self) -> &'static str {
+        match self {
+            Termination::Checkmate
+            | Termination::Stalemate
+            | Termination::ThreefoldRepetition
+            | Termination::FiftyMoves
+            | Termination::InsufficientMaterial => "normal",
+            Termination::AdjudicatedResign
+            | Termination::AdjudicatedDraw
+            | Termination::MaxMoves => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "illegal move",
+            Termination::Disconnect | Termination::Stall => "abandoned",
+            Termination::Interrupted => "unterminated",
+        }
+    }
+
     /// Whether the loser's engine was at fault (forfeit, illegal move, crash, hang).
     pub fn is_engine_fault(self) -> bool {
         matches!(
