@@ -66,6 +66,11 @@ pub struct Chart {
     pub series: Vec<Series>,
     /// Dashed horizontal reference lines `(y, label)`, e.g. the SPRT bounds.
     pub hlines: Vec<(f64, String)>,
+    /// A fixed x range `(min, max)`; `None` fits the data.
+    pub x_range: Option<(f64, f64)>,
+    /// A fixed y range `(min, max)`; `None` fits the data (with 5 % headroom). Lines leaving
+    /// it are clipped at the plot's edge.
+    pub y_range: Option<(f64, f64)>,
     /// Width of the image in pixels.
     pub width: f64,
     /// Height of the image in pixels.
@@ -80,6 +85,8 @@ impl Default for Chart {
             y_label: String::new(),
             series: Vec::new(),
             hlines: Vec::new(),
+            x_range: None,
+            y_range: None,
             width: 900.0,
             height: 500.0,
         }
@@ -182,8 +189,8 @@ impl Chart {
         }
     }
 
-    /// The data ranges `(x, y)` over every finite point, band and reference line, widened to be
-    /// non-degenerate; `[0, 1]` where there is no data.
+    /// The ranges `(x, y)`: the fixed ones if set and finite, else those of every finite point,
+    /// band and reference line; widened to be non-degenerate, `[0, 1]` where there is no data.
     fn ranges(&self) -> ((f64, f64), (f64, f64)) {
         let bands = || self.series.iter().filter_map(|s| s.band.as_ref()).flatten();
         let points = || self.series.iter().flat_map(|s| &s.points);
@@ -192,10 +199,17 @@ impl Chart {
             .map(|p| p.1)
             .chain(bands().flat_map(|b| [b.1, b.2]))
             .chain(self.hlines.iter().map(|h| h.0));
-        let x = finite_range(xs).map_or((0.0, 1.0), widen);
-        let y = finite_range(ys).map_or((0.0, 1.0), widen);
-        let pad = (y.1 - y.0) * 0.05;
-        (x, (y.0 - pad, y.1 + pad))
+        let fixed = |r: Option<(f64, f64)>| {
+            r.and_then(|(lo, hi)| finite_range([lo, hi].into_iter()))
+                .map(widen)
+        };
+        let x = fixed(self.x_range).unwrap_or_else(|| finite_range(xs).map_or((0.0, 1.0), widen));
+        let y = fixed(self.y_range).unwrap_or_else(|| {
+            let y = finite_range(ys).map_or((0.0, 1.0), widen);
+            let pad = (y.1 - y.0) * 0.05;
+            (y.0 - pad, y.1 + pad)
+        });
+        (x, y)
     }
 
     /// The chart as a standalone SVG document.
@@ -265,11 +279,12 @@ impl Chart {
                 svg,
                 r##"<line x1="{left}" y1="{y:.2}" x2="{right}" y2="{y:.2}" stroke="#555555" stroke-width="1" stroke-dasharray="6,4"/>"##
             );
+            // The label sits above its line, or below it when that would leave the plot.
+            let label_y = if y - 16.0 < top { y + 14.0 } else { y - 4.0 };
             let _ = writeln!(
                 svg,
-                r##"<text x="{:.2}" y="{:.2}" text-anchor="end" fill="#555555">{}</text>"##,
+                r##"<text x="{:.2}" y="{label_y:.2}" text-anchor="end" fill="#555555">{}</text>"##,
                 right - 4.0,
-                y - 4.0,
                 escape(label)
             );
         }
@@ -415,6 +430,32 @@ pub fn stack(charts: &[Chart]) -> String {
     svg
 }
 
+/// Games from 0 to the last point's, once there are any.
+fn x_range(history: &[Point]) -> Option<(f64, f64)> {
+    history.last().map(|p| (0.0, p.games as f64))
+}
+
+/// The y range of Elo ± error over the last 90 % of the games, with 0 and 5 % headroom, so
+/// the wild estimates of the first few pairs do not flatten the rest; `None` (fit everything)
+/// for a short history.
+fn settled_elo_range(history: &[Point]) -> Option<(f64, f64)> {
+    let last = history.last()?.games as f64;
+    if history.len() < 20 {
+        return None;
+    }
+    let values = history
+        .iter()
+        .filter(|p| p.games as f64 >= 0.1 * last)
+        .flat_map(|p| match (p.elo, p.elo_error) {
+            (Some(e), Some(err)) => [e - err, e + err],
+            (Some(e), None) => [e, e],
+            _ => [f64::NAN, f64::NAN],
+        });
+    let (lo, hi) = widen(finite_range(values.chain([0.0]))?);
+    let pad = (hi - lo) * 0.05;
+    Some((lo - pad, hi + pad))
+}
+
 /// The `--plot` chart of a run: LLR against games with the SPRT bounds (when there is an SPRT)
 /// above Elo ± 95 % against games.
 pub fn history_svg(history: &[Point], sprt: Option<&SprtConfig>) -> String {
@@ -433,6 +474,7 @@ pub fn history_svg(history: &[Point], sprt: Option<&SprtConfig>) -> String {
                 (lower, format!("H0 at {lower:.2}")),
             ],
             height: 360.0,
+            x_range: x_range(history),
             ..Chart::new(
                 format!("SPRT [{:.2}, {:.2}] ({model})", cfg.elo0, cfg.elo1),
                 "games",
@@ -452,9 +494,11 @@ pub fn history_svg(history: &[Point], sprt: Option<&SprtConfig>) -> String {
         })
         .collect();
     charts.push(Chart {
+        y_range: settled_elo_range(history),
         series: vec![Series::new("Elo", elo).with_band(band)],
         hlines: vec![(0.0, "0".to_owned())],
         height: 360.0,
+        x_range: x_range(history),
         ..Chart::new("Elo ± 95 %", "games", "Elo")
     });
     stack(&charts)
@@ -663,5 +707,42 @@ mod tests {
         assert!(!texts.iter().any(|t| t == "LLR"));
         let (_, texts) = parse(&history_svg(&[], Some(&cfg)));
         assert!(texts.iter().any(|t| t == "Elo"));
+    }
+
+    #[test]
+    fn fixed_ranges_set_the_axes() {
+        let chart = Chart {
+            series: vec![Series::new("wide", vec![(0.0, -50.0), (10.0, 50.0)])],
+            y_range: Some((0.0, 1.0)),
+            x_range: Some((0.0, 20.0)),
+            ..Chart::new("fixed", "x", "y")
+        };
+        let (_, texts) = parse(&chart.to_svg());
+        for tick in ["0.0", "0.2", "1.0", "20"] {
+            assert!(
+                texts.iter().any(|t| t == tick),
+                "{tick} missing from {texts:?}"
+            );
+        }
+        assert!(!texts.iter().any(|t| t == "50" || t == "-50"));
+    }
+
+    #[test]
+    fn elo_panel_ignores_the_first_games() {
+        let mut history: Vec<Point> = (1..=100)
+            .map(|i| Point {
+                games: 2 * i,
+                llr: 0.0,
+                elo: Some(5.0),
+                elo_error: Some(3.0),
+            })
+            .collect();
+        history[0].elo = Some(-400.0);
+        let (lo, hi) = settled_elo_range(&history).unwrap();
+        assert!(
+            (lo + 0.4).abs() < 1e-9 && (hi - 8.4).abs() < 1e-9,
+            "{lo} {hi}"
+        );
+        assert_eq!(settled_elo_range(&history[..5]), None);
     }
 }
