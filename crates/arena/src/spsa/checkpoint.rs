@@ -61,11 +61,13 @@ pub struct Checkpoint {
     pub config: BTreeMap<String, String>,
     /// Iterations finished (the next one is number `iterations_done`, 0-based).
     pub iterations_done: u64,
-    /// θ now, one value per parameter in file order.
+    /// θ now, one value per parameter in file order (stored as exact decimal text).
+    #[serde(with = "exact")]
     pub theta: Vec<f64>,
     /// All games so far, from the θ+ side.
     pub totals: Tally,
     /// θ after each finished iteration.
+    #[serde(with = "exact_rows")]
     pub trajectory: Vec<Vec<f64>>,
     /// Length of the CSV log after the last finished iteration's row.
     pub csv_bytes: u64,
@@ -157,5 +159,51 @@ impl Checkpoint {
         f.write_all(b"\n").map_err(io)?;
         f.sync_all().map_err(io)?;
         fs::rename(&tmp, path).map_err(io)
+    }
+}
+
+/// θ as text: Rust's shortest round-trip formatting and exact parsing, so a resumed run
+/// continues from bit-identical values (JSON number parsing may be off by one ulp).
+mod exact {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[f64], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|x| x.to_string()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+        let text: Vec<String> = Vec::deserialize(d)?;
+        text.iter()
+            .map(|t| {
+                t.parse::<f64>()
+                    .map_err(|_| D::Error::custom(format!("\"{t}\" is not a number")))
+            })
+            .collect()
+    }
+}
+
+/// [`exact`] for a list of rows.
+mod exact_rows {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[Vec<f64>], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(
+            v.iter()
+                .map(|row| row.iter().map(|x| x.to_string()).collect::<Vec<_>>()),
+        )
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<f64>>, D::Error> {
+        let text: Vec<Vec<String>> = Vec::deserialize(d)?;
+        text.iter()
+            .map(|row| {
+                row.iter()
+                    .map(|t| {
+                        t.parse::<f64>()
+                            .map_err(|_| D::Error::custom(format!("\"{t}\" is not a number")))
+                    })
+                    .collect()
+            })
+            .collect()
     }
 }

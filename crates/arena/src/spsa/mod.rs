@@ -126,7 +126,8 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
         }
         result?;
     }
-    finish(&tuner, &files)
+    let engine = config.matches.engine.as_deref().unwrap_or("ENGINE");
+    finish(&tuner, &files, engine)
 }
 
 /// The files of a run.
@@ -288,14 +289,14 @@ fn tune(
         let t = &step.tally;
         let total = &tuner.state.totals;
         eprintln!(
-            "iteration {}/{}: +{} ={} -{} | total {} games, θ+ score {:.1}%",
+            "iteration {}/{}: θ+ vs θ− +{} ={} -{} (W−L {:+}) | {} games in all",
             step.probe.k + 1,
             n,
             t.wins,
             t.draws,
             t.losses,
-            total.games(),
-            100.0 * (total.wins as f64 + 0.5 * total.draws as f64) / total.games().max(1) as f64
+            t.wins as i64 - t.losses as i64,
+            total.games()
         );
         let done = tuner.state.iterations_done;
         if args.digest_every > 0 && done % args.digest_every == 0 && !tuner.finished() {
@@ -342,7 +343,7 @@ fn open_csv(tuner: &mut Tuner, files: &Files) -> anyhow::Result<fs::File> {
 }
 
 /// The closing output: digest, SVG, tuned values as TOML and as `--dev-option` flags.
-fn finish(tuner: &Tuner, files: &Files) -> anyhow::Result<()> {
+fn finish(tuner: &Tuner, files: &Files, engine: &str) -> anyhow::Result<()> {
     let st = &tuner.state;
     let t = &st.totals;
     println!(
@@ -381,7 +382,7 @@ fn finish(tuner: &Tuner, files: &Files) -> anyhow::Result<()> {
     println!("Tuned values ({}):", files.tuned.display());
     print!("{snippet}");
     println!(
-        "SPRT them against the defaults:\n  arena sprt --dev-cmd ENGINE --base-cmd ENGINE {}",
+        "SPRT them against the defaults:\n  arena sprt --dev-cmd {engine} --base-cmd {engine} {}",
         output::dev_option_flags(&tuner.params, &st.theta)
     );
     Ok(())
