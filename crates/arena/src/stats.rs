@@ -416,7 +416,8 @@ pub fn sprt_wdl(wdl: [u64; 3], cfg: &SprtConfig) -> SprtStatus {
 pub struct Estimate {
     /// Logistic Elo; `None` for an empty sample or a score of 0 or 1.
     pub elo: Option<f64>,
-    /// Half-width of the 95 % interval of `elo`.
+    /// Half-width of the 95 % interval of `elo`; 0 when every sample scored the same (all
+    /// draws), `None` when `elo` is.
     pub elo_error: Option<f64>,
     /// Normalised Elo; `None` for an empty sample or zero variance.
     pub nelo: Option<f64>,

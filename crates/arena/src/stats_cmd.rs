@@ -10,7 +10,8 @@ use crate::stats::{
     SprtStatus,
 };
 
-/// Arguments of `arena stats`.
+/// `arena stats`: the SPRT log-likelihood ratio, Elo, nElo and LOS of given pentanomial or
+/// W/D/L counts, as fishtest and fastchess compute them.
 #[derive(Debug, Clone, clap::Args)]
 #[command(group(clap::ArgGroup::new("counts").required(true).args(["penta", "wdl"])))]
 pub struct StatsArgs {
