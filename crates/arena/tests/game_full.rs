@@ -142,11 +142,14 @@ fn stockfish_games_end_by_rule_or_adjudication_and_pgn_reads_back() {
         assert!(!g.termination.is_engine_fault(), "game {i}: {}", g.reason);
         assert!(!g.moves.is_empty());
         check_legal(&g);
+        let thinking: u64 = g.engine_time_ms.iter().sum();
         eprintln!(
-            "game {i}: {} {{{}}} after {} moves",
+            "game {i}: {} {{{}}} after {} moves; {} ms, {} ms outside the engines' searches",
             g.result.pgn(),
             g.reason,
-            g.moves.len()
+            g.moves.len(),
+            g.duration_ms,
+            g.duration_ms.saturating_sub(thinking)
         );
         records.push(g);
     }
