@@ -299,7 +299,7 @@ fn tune(
             total.games()
         );
         let done = tuner.state.iterations_done;
-        if args.digest_every > 0 && done % args.digest_every == 0 && !tuner.finished() {
+        if args.digest_every > 0 && done.is_multiple_of(args.digest_every) && !tuner.finished() {
             println!("After {done} iterations ({} games):", total.games());
             print!(
                 "{}",

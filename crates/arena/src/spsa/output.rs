@@ -39,11 +39,11 @@ pub fn csv_row(probe: &Probe, games_total: u64, tally: &Tally, theta: &[f64]) ->
         "{},{},{},{},{},{},{},{},{},{}",
         probe.k, games_total, tally.wins, tally.draws, tally.losses, p[0], p[1], p[2], p[3], p[4]
     );
-    for i in 0..theta.len() {
+    for (i, v) in theta.iter().enumerate() {
         let _ = write!(
             row,
-            ",{},{},{},{}",
-            probe.delta[i], theta[i], probe.c_k[i], probe.r_k[i]
+            ",{},{v},{},{}",
+            probe.delta[i], probe.c_k[i], probe.r_k[i]
         );
     }
     row.push('\n');
