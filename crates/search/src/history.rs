@@ -1,0 +1,403 @@
+//! The history family: every table and the one update rule they share.
+//!
+//! Gravity (Stockfish's `StatsEntry`, Reckless's `apply_bonus`): `e += b - e*|b|/MAX` with `b`
+//! clamped to ±MAX keeps every entry inside ±MAX and makes old information decay. Entries are
+//! stored as `i16` and computed in `i32`. Bonus and malus are linear-capped functions of depth,
+//! `min(MUL*d + BASE, MAX)`, each with its own tunables (see `params`).
+
+use clio_board::{Move16, PIECE_COUNT};
+
+use crate::params::Params;
+
+/// The one update rule: gravity towards `bonus` with bound `max` (`e += b - e*|b|/max`).
+#[inline]
+pub fn gravity(entry: &mut i16, bonus: i32, max: i32) {
+    let max = max.max(1);
+    let b = bonus.clamp(-max, max);
+    let e = i32::from(*entry);
+    let next = e + b - e * b.abs() / max;
+    *entry = next.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+}
+
+/// `min(mul*depth + base, max)`, never negative: the shape of every bonus and malus.
+#[inline]
+pub fn linear_capped(mul: i32, base: i32, max: i32, depth: i32) -> i32 {
+    (mul * depth + base).min(max).max(0)
+}
+
+const SQ: usize = 64;
+const PIECE_TO: usize = PIECE_COUNT * SQ;
+
+/// Index of a (piece, destination) pair: `piece_index * 64 + to`, the key of countermoves and
+/// of continuation sub-tables.
+pub type PieceTo = usize;
+
+/// Butterfly history, also the relative-history denominator.
+// [side][from][to]
+pub struct Butterfly(Box<[i16]>);
+
+impl Butterfly {
+    fn new() -> Self {
+        Butterfly(vec![0; 2 * SQ * SQ].into_boxed_slice())
+    }
+    /// The entry of move `m` for side `side` (0 white, 1 black).
+    #[inline]
+    pub fn get(&self, side: usize, m: Move16) -> i32 {
+        i32::from(self.0[side * SQ * SQ + m.butterfly()])
+    }
+    /// Gravity update of move `m`'s entry.
+    #[inline]
+    pub fn update(&mut self, side: usize, m: Move16, bonus: i32, max: i32) {
+        gravity(&mut self.0[side * SQ * SQ + m.butterfly()], bonus, max);
+    }
+}
+
+/// Continuation history: one sub-table per previous (piece, to).
+// [prev piece][prev to][piece][to]
+pub struct ContHist(Box<[i16]>);
+
+impl ContHist {
+    fn new() -> Self {
+        ContHist(vec![0; PIECE_TO * PIECE_TO].into_boxed_slice())
+    }
+    /// The entry of `(piece, to)` after a move `prev` (a `PieceTo`).
+    #[inline]
+    pub fn get(&self, prev: PieceTo, cur: PieceTo) -> i32 {
+        i32::from(self.0[prev * PIECE_TO + cur])
+    }
+    /// Gravity update of one entry.
+    #[inline]
+    pub fn update(&mut self, prev: PieceTo, cur: PieceTo, bonus: i32, max: i32) {
+        gravity(&mut self.0[prev * PIECE_TO + cur], bonus, max);
+    }
+}
+
+/// Capture history.
+// [piece][to][captured role]
+pub struct CaptureHist(Box<[i16]>);
+
+impl CaptureHist {
+    fn new() -> Self {
+        CaptureHist(vec![0; PIECE_TO * 6].into_boxed_slice())
+    }
+    /// The entry of capturing `captured` (role index 0..6) with `(piece, to)`.
+    #[inline]
+    pub fn get(&self, pt: PieceTo, captured: usize) -> i32 {
+        i32::from(self.0[pt * 6 + captured])
+    }
+    /// Gravity update of one entry.
+    #[inline]
+    pub fn update(&mut self, pt: PieceTo, captured: usize, bonus: i32, max: i32) {
+        gravity(&mut self.0[pt * 6 + captured], bonus, max);
+    }
+}
+
+/// Countermoves (Uiterwijk 1992): the quiet that last refuted a move.
+// [prev piece][prev to] -> Move16
+pub struct CounterMoves(Box<[Move16]>);
+
+impl CounterMoves {
+    fn new() -> Self {
+        CounterMoves(vec![Move16::NONE; PIECE_TO].into_boxed_slice())
+    }
+    /// The countermove of `prev`.
+    #[inline]
+    pub fn get(&self, prev: PieceTo) -> Move16 {
+        self.0[prev]
+    }
+    /// Records `m` as the refutation of `prev`.
+    #[inline]
+    pub fn set(&mut self, prev: PieceTo, m: Move16) {
+        self.0[prev] = m;
+    }
+}
+
+/// Two killer moves of one ply, most recent first.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Killers(pub [Move16; 2]);
+
+impl Killers {
+    /// Makes `m` the first killer, shifting the old first to second (no duplicates).
+    #[inline]
+    pub fn push(&mut self, m: Move16) {
+        if self.0[0] != m {
+            self.0[1] = self.0[0];
+            self.0[0] = m;
+        }
+    }
+}
+
+/// The continuation sub-tables in effect at a node: the `PieceTo` of the moves 1, 2, 4 and 6
+/// plies back (`None` for a null move, before the root, or a switched-off ply), with the
+/// per-ply update weight (/1024).
+#[derive(Clone, Copy, Default, Debug)]
+pub struct ContRefs {
+    /// `(sub-table, weight)` for plies 1, 2, 4, 6.
+    pub plies: [Option<(PieceTo, i32)>; 4],
+}
+
+/// Every history table of one search thread.
+pub struct Histories {
+    /// Main history `[side][from][to]`.
+    pub main: Butterfly,
+    /// Relative-history denominator: how often each quiet was searched without cutting off.
+    pub searched: Butterfly,
+    /// Continuation history.
+    pub cont: ContHist,
+    /// Capture history.
+    pub capture: CaptureHist,
+    /// Countermoves.
+    pub counter: CounterMoves,
+}
+
+impl Default for Histories {
+    fn default() -> Self {
+        Histories::new()
+    }
+}
+
+impl Histories {
+    /// Empty tables.
+    pub fn new() -> Self {
+        Histories {
+            main: Butterfly::new(),
+            searched: Butterfly::new(),
+            cont: ContHist::new(),
+            capture: CaptureHist::new(),
+            counter: CounterMoves::new(),
+        }
+    }
+
+    /// Zeroes every table.
+    pub fn clear(&mut self) {
+        *self = Histories::new();
+    }
+
+    /// The butterfly part of a quiet's ordering score: `hh` (absolute) or
+    /// `RelScale*hh/(bf + RelCountBase)` (relative history, Winands et al. 2004).
+    #[inline]
+    pub fn butterfly_score(&self, p: &Params, side: usize, m: Move16) -> i32 {
+        if !p.use_history {
+            return 0;
+        }
+        let hh = self.main.get(side, m);
+        if p.use_relative_history {
+            let bf = self.searched.get(side, m);
+            hh * p.rel_scale / (bf + p.rel_count_base).max(1)
+        } else {
+            hh
+        }
+    }
+
+    /// Ordering score of a quiet: butterfly part plus the continuation entries at each
+    /// enabled ply.
+    #[inline]
+    pub fn quiet_score(
+        &self,
+        p: &Params,
+        side: usize,
+        m: Move16,
+        pt: PieceTo,
+        conts: &ContRefs,
+    ) -> i32 {
+        let mut s = self.butterfly_score(p, side, m);
+        for (prev, _) in conts.plies.iter().flatten() {
+            s += self.cont.get(*prev, pt);
+        }
+        s
+    }
+
+    /// Ordering score of a capture of `captured` (role index) by `(piece, to)` moving a piece
+    /// of exchange value `attacker`: `MvvMul * victim + capture history`, or MVV-LVA when
+    /// capture history is off.
+    #[inline]
+    pub fn capture_score(
+        &self,
+        p: &Params,
+        pt: PieceTo,
+        captured: usize,
+        victim: i32,
+        attacker: i32,
+    ) -> i32 {
+        if p.use_capture_history {
+            p.mvv_mul * victim + self.capture.get(pt, captured)
+        } else {
+            p.mvv_mul * victim - attacker / 16
+        }
+    }
+
+    /// Updates after a quiet beta cutoff by `best` at `depth`: bonus to `best`, malus (and a
+    /// relative-history count) to each quiet in `tried` (searched before it), in the main table
+    /// and in each continuation sub-table.
+    pub fn update_quiets(
+        &mut self,
+        p: &Params,
+        side: usize,
+        depth: i32,
+        best: (Move16, PieceTo),
+        tried: &[(Move16, PieceTo)],
+        conts: &ContRefs,
+    ) {
+        let bonus = linear_capped(p.hist_bonus_mul, p.hist_bonus_base, p.hist_bonus_max, depth);
+        let malus = linear_capped(p.hist_malus_mul, p.hist_malus_base, p.hist_malus_max, depth);
+        let cbonus = linear_capped(p.cont_bonus_mul, p.cont_bonus_base, p.cont_bonus_max, depth);
+        let cmalus = linear_capped(p.cont_malus_mul, p.cont_malus_base, p.cont_malus_max, depth);
+        if p.use_history {
+            self.main.update(side, best.0, bonus, p.hist_max);
+            for &(m, _) in tried {
+                if p.use_malus {
+                    self.main.update(side, m, -malus, p.hist_max);
+                }
+                if p.use_relative_history {
+                    self.searched
+                        .update(side, m, p.rel_count_inc, p.rel_count_max);
+                }
+            }
+        }
+        for &(prev, weight) in conts.plies.iter().flatten() {
+            self.cont
+                .update(prev, best.1, cbonus * weight / 1024, p.cont_max);
+            if p.use_malus {
+                for &(_, pt) in tried {
+                    self.cont
+                        .update(prev, pt, -cmalus * weight / 1024, p.cont_max);
+                }
+            }
+        }
+    }
+
+    /// Updates capture history at a beta cutoff: bonus to `best` if it is a capture, malus to
+    /// each capture in `tried` (searched before the cutoff move). Entries are `(PieceTo,
+    /// captured role index)`.
+    pub fn update_captures(
+        &mut self,
+        p: &Params,
+        depth: i32,
+        best: Option<(PieceTo, usize)>,
+        tried: &[(PieceTo, usize)],
+    ) {
+        if !p.use_capture_history {
+            return;
+        }
+        if let Some((pt, c)) = best {
+            let bonus = linear_capped(p.cap_bonus_mul, p.cap_bonus_base, p.cap_bonus_max, depth);
+            self.capture.update(pt, c, bonus, p.cap_max);
+        }
+        if p.use_malus {
+            let malus = linear_capped(p.cap_malus_mul, p.cap_malus_base, p.cap_malus_max, depth);
+            for &(pt, c) in tried {
+                self.capture.update(pt, c, -malus, p.cap_max);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn gravity_never_leaves_the_bound() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(20041);
+        for _ in 0..200 {
+            let max = rng.gen_range(1..=30_000);
+            let mut e = 0i16;
+            for _ in 0..2_000 {
+                // Bonuses far beyond the bound too: they are clamped to ±max.
+                let b = match rng.gen_range(0..4) {
+                    0 => max,
+                    1 => -max,
+                    2 => rng.gen_range(-3 * max..=3 * max),
+                    _ => rng.gen_range(-64..=64),
+                };
+                gravity(&mut e, b, max);
+                assert!(i32::from(e).abs() <= max, "e = {e}, max = {max}, b = {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn gravity_hand_worked() {
+        // e = 0, b = 400, max = 16384: 0 + 400 - 0 = 400.
+        let mut e = 0i16;
+        gravity(&mut e, 400, 16384);
+        assert_eq!(e, 400);
+        // e = 400, b = 400: 400 + 400 - 400*400/16384 (= 9) = 791.
+        gravity(&mut e, 400, 16384);
+        assert_eq!(e, 791);
+        // e = 791, b = -1000: 791 - 1000 - 791*1000/16384 (= 48) = -257.
+        gravity(&mut e, -1000, 16384);
+        assert_eq!(e, -257);
+        // Saturation: from the bound, a full bonus keeps it at the bound.
+        let mut e = 16384i16;
+        gravity(&mut e, 99_999, 16384);
+        assert_eq!(e, 16384);
+    }
+
+    #[test]
+    fn bonus_and_malus_formulas() {
+        // min(300*d - 50, 2000): d=1 -> 250, d=6 -> 1750, d=7 -> 2000 (capped), d=0 -> 0.
+        let p = Params::default();
+        let b = |d| linear_capped(p.hist_bonus_mul, p.hist_bonus_base, p.hist_bonus_max, d);
+        assert_eq!(
+            (p.hist_bonus_mul, p.hist_bonus_base, p.hist_bonus_max),
+            (300, -50, 2000)
+        );
+        assert_eq!((b(0), b(1), b(6), b(7), b(20)), (0, 250, 1750, 2000, 2000));
+        assert_eq!(linear_capped(100, 30, 250, 2), 230);
+        assert_eq!(linear_capped(100, 30, 250, 3), 250);
+    }
+
+    #[test]
+    fn cutoff_update_bonus_malus_and_relative_scores() {
+        let mut p = Params {
+            use_relative_history: true,
+            ..Params::default()
+        };
+        let mut h = Histories::new();
+        let best = Move16::from_raw(12 | 28 << 6); // e2e4
+        let other = Move16::from_raw(11 | 27 << 6); // d2d4
+        let conts = ContRefs::default();
+        // Depth 2: bonus min(300*2-50, 2000) = 550 to e2e4, malus 550 to d2d4.
+        h.update_quiets(&p, 0, 2, (best, 28), &[(other, 27)], &conts);
+        assert_eq!(h.main.get(0, best), 550);
+        assert_eq!(h.main.get(0, other), -550);
+        assert_eq!(
+            h.main.get(1, best),
+            0,
+            "the other side's table is untouched"
+        );
+        // The searched-without-cutoff count of d2d4 went up by RelCountInc (32).
+        assert_eq!(h.searched.get(0, other), 32);
+        assert_eq!(h.searched.get(0, best), 0);
+        // Relative: 1024*550/(0+64) = 8800; 1024*(-550)/(32+64) = -5866.
+        assert_eq!(h.butterfly_score(&p, 0, best), 8800);
+        assert_eq!(h.butterfly_score(&p, 0, other), -5866);
+        p.use_relative_history = false;
+        assert_eq!(h.butterfly_score(&p, 0, best), 550);
+        p.use_history = false;
+        assert_eq!(h.butterfly_score(&p, 0, best), 0);
+    }
+
+    #[test]
+    fn continuation_weights_and_killers() {
+        let p = Params::default();
+        let mut h = Histories::new();
+        let conts = ContRefs {
+            plies: [Some((5, 1024)), Some((9, 512)), None, None],
+        };
+        let best = Move16::from_raw(1 | 18 << 6);
+        // Depth 1: cont bonus 250, weighted 250 at ply 1 and 125 at ply 2; quiet score sums both.
+        h.update_quiets(&p, 0, 1, (best, 100), &[], &conts);
+        assert_eq!(h.cont.get(5, 100), 250);
+        assert_eq!(h.cont.get(9, 100), 125);
+        assert_eq!(h.quiet_score(&p, 0, best, 100, &conts), 250 + 250 + 125);
+        let mut k = Killers::default();
+        k.push(best);
+        k.push(best);
+        assert_eq!(k.0, [best, Move16::NONE]);
+        k.push(Move16::from_raw(7));
+        assert_eq!(k.0, [Move16::from_raw(7), best]);
+    }
+}

@@ -1,0 +1,428 @@
+//! Staged move picker: TT move, good captures (SEE ≥ threshold, by MVV + capture history),
+//! killers, countermove, quiets by history, bad captures. Legal moves are generated once, after
+//! the TT move, so a TT cutoff on the first move costs no generation.
+
+use clio_board::shakmaty::{Chess, Move, MoveList, Position as _, Role};
+use clio_board::{piece_index, see_ge, see_value, Move16};
+
+use crate::history::{ContRefs, Histories, PieceTo};
+use crate::params::Params;
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    TtMove,
+    Generate,
+    GoodCaptures,
+    Killer1,
+    Killer2,
+    Counter,
+    ScoreQuiets,
+    Quiets,
+    BadCaptures,
+    Done,
+}
+
+/// What the picker knows about the node besides the position.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct PickerHints {
+    /// The TT move (may be stale or illegal: it is checked).
+    pub tt_move: Move16,
+    /// The killers of this ply.
+    pub killers: [Move16; 2],
+    /// The countermove of the previous move.
+    pub counter: Move16,
+    /// Continuation sub-tables for quiet scores.
+    pub conts: ContRefs,
+}
+
+/// Whether a move is ordered with the captures (captures and queen promotions).
+#[inline]
+pub fn is_noisy(m: &Move) -> bool {
+    m.is_capture() || m.promotion() == Some(Role::Queen)
+}
+
+/// `(piece, to)` index of a move in `pos` (castling: the king to the rook's square).
+#[inline]
+pub fn piece_to(pos: &Chess, m: &Move) -> PieceTo {
+    let piece = clio_board::shakmaty::Piece {
+        color: pos.turn(),
+        role: m.role(),
+    };
+    piece_index(piece) * 64 + Move16::new(m).to_sq() as usize
+}
+
+/// Role index (0..6) of the captured piece, for capture history (en passant: pawn).
+#[inline]
+pub fn captured_index(m: &Move) -> usize {
+    m.capture().map_or(0, |r| r as usize - 1)
+}
+
+/// The staged picker of one node.
+pub struct MovePicker {
+    stage: Stage,
+    hints: PickerHints,
+    noisy_only: bool,
+    skip_quiets: bool,
+    moves: MoveList,
+    scores: [i32; 256],
+    /// Noisy moves occupy `[0, noisy_end)`, quiets `[noisy_end, len)`.
+    noisy_end: usize,
+    cur: usize,
+    /// Bad captures are moved to `[0, bad_end)` as the good-capture stage meets them.
+    bad_end: usize,
+    /// Special moves already yielded (TT move, killers, counter), skipped later.
+    yielded: [Move16; 4],
+    n_yielded: usize,
+    last_score: i32,
+}
+
+impl MovePicker {
+    /// A picker for a main-search node.
+    pub fn new(hints: PickerHints) -> Self {
+        MovePicker {
+            stage: Stage::TtMove,
+            hints,
+            noisy_only: false,
+            skip_quiets: false,
+            moves: MoveList::new(),
+            scores: [0; 256],
+            noisy_end: 0,
+            cur: 0,
+            bad_end: 0,
+            yielded: [Move16::NONE; 4],
+            n_yielded: 0,
+            last_score: 0,
+        }
+    }
+
+    /// A quiescence picker: noisy moves only (TT move if noisy), or every move when in check.
+    pub fn new_qsearch(tt_move: Move16, in_check: bool) -> Self {
+        let mut p = MovePicker::new(PickerHints {
+            tt_move,
+            ..PickerHints::default()
+        });
+        p.noisy_only = !in_check;
+        p.skip_quiets = !in_check;
+        p
+    }
+
+    /// Stops yielding quiet moves (late move pruning); captures still come.
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// The ordering score of the last yielded move (history score for quiets).
+    pub fn last_score(&self) -> i32 {
+        self.last_score
+    }
+
+    fn already_yielded(&self, m: Move16) -> bool {
+        self.yielded[..self.n_yielded].contains(&m)
+    }
+
+    fn mark(&mut self, m: Move16) {
+        self.yielded[self.n_yielded] = m;
+        self.n_yielded += 1;
+    }
+
+    /// A special (killer or counter) quiet: yielded if it is among the generated quiets.
+    fn special_quiet(&mut self, m: Move16) -> Option<Move> {
+        if m.is_none() || self.skip_quiets || self.already_yielded(m) {
+            return None;
+        }
+        let found = self.moves[self.noisy_end..]
+            .iter()
+            .find(|q| Move16::new(q) == m)
+            .copied()?;
+        self.mark(m);
+        self.last_score = 0;
+        Some(found)
+    }
+
+    /// The next move in order, or `None` when every legal move has been yielded.
+    pub fn next(&mut self, pos: &Chess, hist: &Histories, params: &Params) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::Generate;
+                    let tt = self.hints.tt_move;
+                    if let Some(m) = tt.to_move(pos) {
+                        if !self.noisy_only || is_noisy(&m) {
+                            self.mark(tt);
+                            self.last_score = i32::MAX;
+                            return Some(m);
+                        }
+                    }
+                }
+                Stage::Generate => {
+                    self.generate(pos, hist, params);
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => {
+                    if let Some(i) = self.best_in(self.cur, self.noisy_end) {
+                        self.moves.swap(self.cur, i);
+                        self.scores.swap(self.cur, i);
+                        let m = self.moves[self.cur];
+                        let score = self.scores[self.cur];
+                        if self.already_yielded(Move16::new(&m)) {
+                            self.cur += 1;
+                            continue;
+                        }
+                        if !self.noisy_only && !see_ge(pos, &m, params.good_capture_see) {
+                            self.moves.swap(self.bad_end, self.cur);
+                            self.scores.swap(self.bad_end, self.cur);
+                            self.bad_end += 1;
+                            self.cur += 1;
+                            continue;
+                        }
+                        self.cur += 1;
+                        self.last_score = score;
+                        return Some(m);
+                    }
+                    self.stage = if self.noisy_only {
+                        Stage::ScoreQuiets
+                    } else {
+                        Stage::Killer1
+                    };
+                }
+                Stage::Killer1 => {
+                    self.stage = Stage::Killer2;
+                    if params.use_killers {
+                        if let Some(m) = self.special_quiet(self.hints.killers[0]) {
+                            return Some(m);
+                        }
+                    }
+                }
+                Stage::Killer2 => {
+                    self.stage = Stage::Counter;
+                    if params.use_killers {
+                        if let Some(m) = self.special_quiet(self.hints.killers[1]) {
+                            return Some(m);
+                        }
+                    }
+                }
+                Stage::Counter => {
+                    self.stage = Stage::ScoreQuiets;
+                    if params.use_countermove {
+                        if let Some(m) = self.special_quiet(self.hints.counter) {
+                            return Some(m);
+                        }
+                    }
+                }
+                Stage::ScoreQuiets => {
+                    self.cur = self.noisy_end;
+                    if !self.skip_quiets {
+                        let side = usize::from(pos.turn().is_black());
+                        for i in self.noisy_end..self.moves.len() {
+                            let m = &self.moves[i];
+                            self.scores[i] = hist.quiet_score(
+                                params,
+                                side,
+                                Move16::new(m),
+                                piece_to(pos, m),
+                                &self.hints.conts,
+                            );
+                        }
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets {
+                        if let Some(i) = self.best_in(self.cur, self.moves.len()) {
+                            self.moves.swap(self.cur, i);
+                            self.scores.swap(self.cur, i);
+                            let m = self.moves[self.cur];
+                            self.last_score = self.scores[self.cur];
+                            self.cur += 1;
+                            if self.already_yielded(Move16::new(&m)) {
+                                continue;
+                            }
+                            return Some(m);
+                        }
+                    }
+                    self.cur = 0;
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if self.cur < self.bad_end {
+                        let m = self.moves[self.cur];
+                        self.last_score = self.scores[self.cur];
+                        self.cur += 1;
+                        if self.already_yielded(Move16::new(&m)) {
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Index of the highest score in `[from, to)` (first of equals), if any.
+    #[inline]
+    fn best_in(&self, from: usize, to: usize) -> Option<usize> {
+        if from >= to {
+            return None;
+        }
+        let mut best = from;
+        for i in from + 1..to {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        Some(best)
+    }
+
+    /// Generates the legal moves, puts the noisy ones first and scores them.
+    fn generate(&mut self, pos: &Chess, hist: &Histories, params: &Params) {
+        self.moves = pos.legal_moves();
+        let mut n = 0;
+        for i in 0..self.moves.len() {
+            if is_noisy(&self.moves[i]) {
+                self.moves.swap(n, i);
+                n += 1;
+            }
+        }
+        self.noisy_end = n;
+        if self.noisy_only {
+            self.moves.truncate(n);
+        }
+        for i in 0..n {
+            let m = &self.moves[i];
+            let victim = m.capture().map_or(0, see_value)
+                + m.promotion()
+                    .map_or(0, |r| see_value(r) - see_value(Role::Pawn));
+            self.scores[i] = hist.capture_score(
+                params,
+                piece_to(pos, m),
+                captured_index(m),
+                victim,
+                see_value(m.role()),
+            );
+        }
+        self.cur = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clio_board::{parse_fen, Position};
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+
+    /// Fills every table with random entries so the orderings are arbitrary.
+    fn random_histories(rng: &mut StdRng, p: &Params) -> Histories {
+        let mut h = Histories::new();
+        for _ in 0..20_000 {
+            let m = Move16::from_raw(rng.gen::<u16>() & 0xfff);
+            let pt = rng.gen_range(0..768);
+            let conts = ContRefs {
+                plies: [Some((rng.gen_range(0..768), 1024)), None, None, None],
+            };
+            h.update_quiets(
+                p,
+                rng.gen_range(0..2),
+                rng.gen_range(1..12),
+                (m, pt),
+                &[(Move16::from_raw(rng.gen::<u16>() & 0xfff), pt ^ 1)],
+                &conts,
+            );
+            h.update_captures(
+                p,
+                rng.gen_range(1..12),
+                Some((pt, rng.gen_range(0..6))),
+                &[],
+            );
+        }
+        h
+    }
+
+    fn random_move16(rng: &mut StdRng, legal: &MoveList) -> Move16 {
+        match rng.gen_range(0..4) {
+            0 if !legal.is_empty() => Move16::new(&legal[rng.gen_range(0..legal.len())]),
+            1 => Move16::NONE,
+            _ => Move16::from_raw(rng.gen()),
+        }
+    }
+
+    fn check_node(pos: &Chess, rng: &mut StdRng, h: &Histories, p: &Params) -> usize {
+        let legal = pos.legal_moves();
+        let hints = PickerHints {
+            tt_move: random_move16(rng, &legal),
+            killers: [random_move16(rng, &legal), random_move16(rng, &legal)],
+            counter: random_move16(rng, &legal),
+            conts: ContRefs {
+                plies: [
+                    Some((rng.gen_range(0..768), 1024)),
+                    Some((rng.gen_range(0..768), 1024)),
+                    None,
+                    None,
+                ],
+            },
+        };
+        let mut picker = MovePicker::new(hints);
+        let mut seen = Vec::new();
+        while let Some(m) = picker.next(pos, h, p) {
+            assert!(!seen.contains(&m), "{m:?} yielded twice");
+            seen.push(m);
+        }
+        assert_eq!(
+            seen.len(),
+            legal.len(),
+            "{}",
+            Position::from_chess(pos.clone()).fen()
+        );
+        assert!(legal.iter().all(|m| seen.contains(m)));
+        // The quiescence picker yields exactly the noisy moves (every move in check).
+        let mut q = MovePicker::new_qsearch(hints.tt_move, pos.is_check());
+        let mut qseen = Vec::new();
+        while let Some(m) = q.next(pos, h, p) {
+            assert!(!qseen.contains(&m));
+            qseen.push(m);
+        }
+        let want = legal
+            .iter()
+            .filter(|m| pos.is_check() || is_noisy(m))
+            .count();
+        assert_eq!(qseen.len(), want);
+        seen.len()
+    }
+
+    fn walk(pos: &Chess, depth: u32, rng: &mut StdRng, h: &Histories, p: &Params) -> u64 {
+        let n = check_node(pos, rng, h, p);
+        if depth == 1 {
+            return n as u64;
+        }
+        pos.legal_moves()
+            .iter()
+            .map(|m| {
+                let mut next = pos.clone();
+                next.play_unchecked(*m);
+                walk(&next, depth - 1, rng, h, p)
+            })
+            .sum()
+    }
+
+    #[test]
+    fn movepicker_perft_yields_every_legal_move_once() {
+        let mut rng = StdRng::seed_from_u64(1992);
+        let on = Params::default();
+        let mut off = Params::default();
+        off.all_history_off();
+        let h = random_histories(&mut rng, &on);
+        for line in include_str!("../../board/data/perft.epd").lines() {
+            let mut parts = line.split(';');
+            let fen = parts.next().unwrap_or_default().trim();
+            let pos = parse_fen(fen).expect("perft.epd is valid");
+            let d3: u64 = parts
+                .find_map(|f| f.trim().strip_prefix("D3 "))
+                .and_then(|c| c.trim().parse().ok())
+                .expect("a D3 count");
+            for p in [&on, &off] {
+                assert_eq!(walk(&pos, 3, &mut rng, &h, p), d3, "{fen}");
+            }
+        }
+    }
+}

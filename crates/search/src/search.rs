@@ -1,0 +1,686 @@
+//! Iterative deepening with aspiration windows over a PVS alpha-beta: TT cutoffs and TT move
+//! first, null-move pruning, reverse futility, late move pruning, history pruning, LMR driven
+//! by history, check extension, mate-distance pruning, repetition and rule draws, and a
+//! quiescence search with SEE pruning.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use clio_board::shakmaty::{Move, Position as _, Role};
+use clio_board::{see_ge, see_value, Move16, Position};
+
+use crate::eval::evaluate;
+use crate::history::{ContRefs, Histories, Killers, PieceTo};
+use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
+use crate::params::Params;
+use crate::time::{budget, TimeBudget};
+use crate::tt::{Bound, Tt};
+use crate::{Info, Limits, Score, SearchResult};
+
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+/// Score of being mated at the root (mate in `n` plies scores `MATE - n`).
+pub const MATE: i32 = 32_000;
+/// Scores at least this large in magnitude are mate scores.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+const INF: i32 = MATE + 1;
+
+/// Counters of the last search, for the bench's first-move cutoff rate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Nodes searched (main and quiescence).
+    pub nodes: u64,
+    /// Beta cutoffs in the main search.
+    pub cutoffs: u64,
+    /// Beta cutoffs made by the first move searched.
+    pub first_move_cutoffs: u64,
+}
+
+/// One ply of the search stack.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    /// `(piece, to)` of the move made from this ply; `None` for a null move.
+    pt: Option<PieceTo>,
+    killers: Killers,
+}
+
+/// The engine's searcher: TT, history tables and parameters persist between searches.
+pub struct Searcher {
+    tt: Tt,
+    hist: Box<Histories>,
+    params: Params,
+    stats: SearchStats,
+}
+
+impl Searcher {
+    /// A searcher with a TT of `hash_mb` megabytes and default parameters.
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            tt: Tt::new(hash_mb),
+            hist: Box::new(Histories::new()),
+            params: Params::default(),
+            stats: SearchStats::default(),
+        }
+    }
+
+    /// Reallocates the TT (empty) at `mb` megabytes.
+    pub fn resize_hash(&mut self, mb: usize) {
+        self.tt = Tt::new(mb);
+    }
+
+    /// Forgets everything learnt: TT and every history table (`ucinewgame`, `Clear Hash`).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.hist.clear();
+    }
+
+    /// The parameters in use.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// The parameters, for `setoption`.
+    pub fn params_mut(&mut self) -> &mut Params {
+        &mut self.params
+    }
+
+    /// Counters of the last search.
+    pub fn last_stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// Searches `pos` within `limits` until done or `stop` is set, calling `info` after each
+    /// completed depth and once at the end. Always returns a legal best move when one exists.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let mut root = pos.clone();
+        root.set_root();
+        let legal = root.legal_moves();
+        self.stats = SearchStats::default();
+        if legal.is_empty() {
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: if root.in_check() {
+                    Score::Mate(0)
+                } else {
+                    Score::Cp(0)
+                },
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        self.tt.new_search();
+        let fallback = self
+            .tt
+            .probe(root.key(), 0)
+            .and_then(|h| h.mv.to_move(root.chess()))
+            .unwrap_or(legal[0]);
+        let mut w = Worker::new(
+            &mut self.tt,
+            &mut self.hist,
+            &self.params,
+            stop,
+            start,
+            limits,
+            budget(limits, root.turn()),
+        );
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY as i32 - 1, |d| d as i32)
+            .clamp(1, MAX_PLY as i32 - 1);
+
+        let mut best = fallback;
+        let mut ponder = None;
+        let mut score = 0;
+        let mut completed = 0;
+        let mut last_info = None;
+        for depth in 1..=max_depth {
+            let mut delta = w.params.asp_window;
+            let (mut alpha, mut beta) = if depth >= 4 {
+                ((score - delta).max(-INF), (score + delta).min(INF))
+            } else {
+                (-INF, INF)
+            };
+            let s = loop {
+                let s = w.negamax(&mut root, alpha, beta, depth, 0);
+                if w.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INF);
+                } else if s >= beta {
+                    beta = (s + delta).min(INF);
+                } else {
+                    break s;
+                }
+                delta += delta / 2;
+            };
+            if w.stopped {
+                break;
+            }
+            let pv = w.root_pv(&root);
+            let Some(&first) = pv.first() else {
+                break;
+            };
+            best = first;
+            ponder = pv.get(1).copied();
+            score = s;
+            completed = depth as u32;
+            let i = w.info(completed, score, pv);
+            info(&i);
+            last_info = Some(i);
+            if let Some(soft) = w.budget.soft_ms {
+                if w.elapsed_ms() >= soft {
+                    break;
+                }
+            }
+        }
+        if let Some(mut i) = last_info {
+            i.nodes = w.stats.nodes;
+            i.time_ms = w.elapsed_ms();
+            i.nps = i.nodes * 1000 / i.time_ms.max(1);
+            i.hashfull = w.tt.hashfull();
+            info(&i);
+        }
+        self.stats = w.stats;
+        SearchResult {
+            best: Some(best),
+            ponder,
+            score: to_uci_score(score),
+            depth: completed,
+            nodes: self.stats.nodes,
+        }
+    }
+}
+
+/// Converts an internal score to centipawns or moves to mate.
+pub fn to_uci_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-(MATE + score) / 2)
+    } else {
+        Score::Cp(score)
+    }
+}
+
+/// Per-search state: borrowed tables plus the stack, PV and counters.
+struct Worker<'a> {
+    tt: &'a mut Tt,
+    hist: &'a mut Histories,
+    params: &'a Params,
+    stop: &'a AtomicBool,
+    start: Instant,
+    budget: TimeBudget,
+    node_limit: u64,
+    stopped: bool,
+    stats: SearchStats,
+    seldepth: usize,
+    stack: Vec<Frame>,
+    pv: Vec<[Move16; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Base reductions in 1/1024 plies, `[depth][move number]`.
+    lmr: Vec<[i32; 64]>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        tt: &'a mut Tt,
+        hist: &'a mut Histories,
+        params: &'a Params,
+        stop: &'a AtomicBool,
+        start: Instant,
+        limits: &Limits,
+        budget: TimeBudget,
+    ) -> Self {
+        // Reduction = LmrBase/100 + ln(d)·ln(m)·100/LmrDiv plies (the usual log-log formula).
+        let lmr = (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (m, r) in row.iter_mut().enumerate() {
+                    if d > 0 && m > 0 {
+                        let l = (d as f64).ln() * (m as f64).ln() * 100.0 / params.lmr_div as f64;
+                        *r = params.lmr_base * 1024 / 100 + (l * 1024.0) as i32;
+                    }
+                }
+                row
+            })
+            .collect();
+        Worker {
+            tt,
+            hist,
+            params,
+            stop,
+            start,
+            budget,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            stopped: false,
+            stats: SearchStats::default(),
+            seldepth: 0,
+            stack: vec![Frame::default(); MAX_PLY + 8],
+            pv: vec![[Move16::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            lmr,
+        }
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Counts a node and checks the limits (node limit each node, clock and flag every 1024).
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.stats.nodes += 1;
+        if self.stats.nodes >= self.node_limit {
+            self.stopped = true;
+        } else if self.stats.nodes & 1023 == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            } else if let Some(hard) = self.budget.hard_ms {
+                if self.elapsed_ms() >= hard {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    fn info(&self, depth: u32, score: i32, pv: Vec<Move>) -> Info {
+        let time_ms = self.elapsed_ms();
+        Info {
+            depth,
+            seldepth: self.seldepth as u32,
+            score: to_uci_score(score),
+            nodes: self.stats.nodes,
+            nps: self.stats.nodes * 1000 / time_ms.max(1),
+            time_ms,
+            hashfull: self.tt.hashfull(),
+            pv,
+        }
+    }
+
+    /// The root PV as legal moves (stops at the first move that does not replay).
+    fn root_pv(&self, root: &Position) -> Vec<Move> {
+        let mut pos = root.chess().clone();
+        let mut out = Vec::new();
+        for &m16 in &self.pv[0][..self.pv_len[0]] {
+            let Some(m) = m16.to_move(&pos) else { break };
+            pos.play_unchecked(m);
+            out.push(m);
+        }
+        out
+    }
+
+    /// Continuation sub-tables of the node at `ply`, with their update weights.
+    fn conts(&self, ply: usize) -> ContRefs {
+        let p = self.params;
+        let plies = [
+            (1, p.use_cont_hist1, p.cont_weight1),
+            (2, p.use_cont_hist2, p.cont_weight2),
+            (4, p.use_cont_hist4, p.cont_weight4),
+            (6, p.use_cont_hist6, p.cont_weight6),
+        ];
+        let mut refs = ContRefs::default();
+        for (slot, (back, on, weight)) in refs.plies.iter_mut().zip(plies) {
+            if on && ply >= back {
+                *slot = self.stack[ply - back].pt.map(|pt| (pt, weight));
+            }
+        }
+        refs
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = 0;
+        if ply > 0 {
+            if pos.is_repetition() || pos.is_rule_draw() {
+                return 0;
+            }
+            // Mate-distance pruning: no line from here beats a mate already found nearer.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(pos.chess()) };
+        }
+
+        let key = pos.key();
+        let tt_hit = self.tt.probe(key, ply);
+        if let Some(h) = tt_hit {
+            if !pv_node
+                && h.depth >= depth
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return h.score;
+            }
+        }
+        let tt_move = tt_hit.map_or(Move16::NONE, |h| h.mv);
+        let static_eval = if in_check {
+            -INF
+        } else {
+            tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval)
+        };
+        self.stack[ply + 2].killers = Killers::default();
+        let p = self.params;
+
+        if !pv_node && !in_check && ply > 0 {
+            // Reverse futility: far above beta at low depth, assume it holds.
+            if depth <= p.rfp_depth
+                && static_eval - p.rfp_margin * depth >= beta
+                && beta.abs() < MATE_BOUND
+            {
+                return static_eval;
+            }
+            // Null move: pass, and if a reduced search still fails high, trust it.
+            let board = pos.chess().board();
+            let us = board.by_color(pos.turn());
+            let non_pawn = us & !(board.pawns() | board.kings());
+            if depth >= p.nmp_min_depth
+                && static_eval >= beta
+                && beta.abs() < MATE_BOUND
+                && self.stack[ply - 1].pt.is_some()
+                && non_pawn.any()
+                && pos.play_null()
+            {
+                self.stack[ply].pt = None;
+                let r = p.nmp_base + depth / p.nmp_depth_div;
+                let s = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
+                pos.undo();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        let conts = self.conts(ply);
+        let prev_pt = if ply > 0 {
+            self.stack[ply - 1].pt
+        } else {
+            None
+        };
+        let hints = PickerHints {
+            tt_move,
+            killers: self.stack[ply].killers.0,
+            counter: prev_pt.map_or(Move16::NONE, |pt| self.hist.counter.get(pt)),
+            conts,
+        };
+        let mut picker = MovePicker::new(hints);
+        let side = usize::from(pos.turn().is_black());
+        let mut quiets: [(Move16, PieceTo); 64] = [(Move16::NONE, 0); 64];
+        let mut n_quiets = 0;
+        let mut captures: [(PieceTo, usize); 32] = [(0, 0); 32];
+        let mut n_captures = 0;
+        let mut best_score = -INF;
+        let mut best_move = Move16::NONE;
+        let mut move_count = 0;
+        let orig_alpha = alpha;
+
+        while let Some(m) = picker.next(pos.chess(), self.hist, p) {
+            move_count += 1;
+            let quiet = !is_noisy(&m);
+            let m16 = Move16::new(&m);
+            let pt = piece_to(pos.chess(), &m);
+            let hist = if quiet {
+                self.hist.quiet_score(p, side, m16, pt, &conts)
+            } else {
+                0
+            };
+            if ply > 0 && !in_check && best_score > -MATE_BOUND && quiet {
+                // Late move pruning: enough quiets tried at low depth.
+                if !pv_node && depth <= 8 && move_count > (p.lmp_base + depth * depth) as usize {
+                    picker.skip_quiets();
+                    continue;
+                }
+                // History pruning: a late quiet with bad history at shallow depth.
+                if p.use_history_pruning
+                    && depth <= p.hist_prune_depth
+                    && move_count > 1
+                    && hist < -p.hist_prune_margin * depth
+                {
+                    continue;
+                }
+            }
+
+            pos.play(&m);
+            self.stack[ply].pt = Some(pt);
+            let gives_check = pos.in_check();
+            let new_depth = depth - 1 + i32::from(gives_check);
+            let mut score;
+            if move_count == 1 {
+                score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet {
+                    let mut r1024 = self.lmr[depth.min(63) as usize][move_count.min(63)];
+                    if !pv_node {
+                        r1024 += 1024;
+                    }
+                    if p.use_history_lmr {
+                        r1024 -= hist * 1024 / p.lmr_hist_div;
+                    }
+                    r = (r1024 / 1024).clamp(0, (new_depth - 1).max(0));
+                }
+                score = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
+                }
+            }
+            pos.undo();
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m16;
+                    alpha = score;
+                    if pv_node {
+                        self.pv[ply][0] = m16;
+                        let n = self.pv_len[ply + 1];
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+                        self.pv_len[ply] = n + 1;
+                    }
+                    if score >= beta {
+                        self.stats.cutoffs += 1;
+                        if move_count == 1 {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        if quiet {
+                            if p.use_killers {
+                                self.stack[ply].killers.push(m16);
+                            }
+                            if p.use_countermove {
+                                if let Some(prev) = prev_pt {
+                                    self.hist.counter.set(prev, m16);
+                                }
+                            }
+                            self.hist.update_quiets(
+                                p,
+                                side,
+                                depth,
+                                (m16, pt),
+                                &quiets[..n_quiets],
+                                &conts,
+                            );
+                            self.hist
+                                .update_captures(p, depth, None, &captures[..n_captures]);
+                        } else {
+                            self.hist.update_captures(
+                                p,
+                                depth,
+                                Some((pt, captured_index(&m))),
+                                &captures[..n_captures],
+                            );
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                if n_quiets < quiets.len() {
+                    quiets[n_quiets] = (m16, pt);
+                    n_quiets += 1;
+                }
+            } else if n_captures < captures.len() && m.is_capture() {
+                captures[n_captures] = (pt, captured_index(&m));
+                n_captures += 1;
+            }
+        }
+
+        if move_count == 0 {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if best_score == -INF {
+            // Every move was pruned: fail low at alpha.
+            return alpha;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if alpha > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval_store = if in_check { 0 } else { static_eval };
+        self.tt
+            .store(key, best_move, best_score, eval_store, depth, bound, ply);
+        best_score
+    }
+
+    fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(pos.chess()) };
+        }
+        let key = pos.key();
+        let tt_hit = self.tt.probe(key, ply);
+        if let Some(h) = tt_hit {
+            if match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+                Bound::None => false,
+            } {
+                return h.score;
+            }
+        }
+        let mut best = -INF;
+        let mut static_eval = 0;
+        if !in_check {
+            static_eval = tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval);
+            if static_eval >= beta {
+                return static_eval;
+            }
+            alpha = alpha.max(static_eval);
+            best = static_eval;
+        }
+        let orig_alpha = alpha;
+        let tt_move = tt_hit.map_or(Move16::NONE, |h| h.mv);
+        let mut picker = MovePicker::new_qsearch(tt_move, in_check);
+        let mut best_move = Move16::NONE;
+        let mut any = false;
+        let p = self.params;
+        let futility_base = static_eval + p.qs_futility_margin;
+        let mut searched = 0;
+        while let Some(m) = picker.next(pos.chess(), self.hist, p) {
+            any = true;
+            if best > -MATE_BOUND {
+                if !in_check {
+                    if searched >= p.qs_move_limit {
+                        break;
+                    }
+                    // Delta pruning: even winning the victim cannot lift the score to alpha.
+                    let gain = m.capture().map_or(0, see_value)
+                        + m.promotion()
+                            .map_or(0, |r| see_value(r) - see_value(Role::Pawn));
+                    if futility_base + gain <= alpha {
+                        best = best.max(futility_base + gain);
+                        continue;
+                    }
+                    if !see_ge(pos.chess(), &m, p.qs_see_margin) {
+                        continue;
+                    }
+                } else if !is_noisy(&m) {
+                    // In check with a non-losing evasion found: skip the quiet evasions.
+                    continue;
+                }
+            }
+            let pt = piece_to(pos.chess(), &m);
+            searched += 1;
+            pos.play(&m);
+            self.stack[ply].pt = Some(pt);
+            let score = -self.qsearch(pos, -beta, -alpha, ply + 1);
+            pos.undo();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Move16::new(&m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && !any {
+            return -MATE + ply as i32;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, best, static_eval, 0, bound, ply);
+        best
+    }
+}

@@ -1,0 +1,117 @@
+//! Time management: a soft limit (no new iteration starts after it) and a hard limit (the
+//! search stops at once), from the UCI clock fields, always leaving `Move Overhead` unused.
+
+use clio_board::shakmaty::Color;
+
+use crate::Limits;
+
+/// Moves assumed to remain when `movestogo` is absent (sudden death or increment).
+pub const DEFAULT_MOVES_TO_GO: u64 = 25;
+
+/// Smallest limit ever set, so a search always completes at least a little work.
+pub const MIN_LIMIT_MS: u64 = 1;
+
+/// The time a search may use, in milliseconds; `None` means unbounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct TimeBudget {
+    /// Do not start another iteration after this.
+    pub soft_ms: Option<u64>,
+    /// Stop searching at this point.
+    pub hard_ms: Option<u64>,
+}
+
+/// Budget for the side `us` under `limits`.
+///
+/// `movetime`: hard = soft = movetime − overhead. Clock: with `time` left after the overhead
+/// and `mtg` moves to go (default 25), soft = time/mtg + 3/4·inc and hard = min(time/2 (or
+/// 9/10·time when mtg = 1), 5·soft), soft ≤ hard, both at least 1 ms. `infinite`, or no
+/// clock and no movetime: unbounded.
+pub fn budget(limits: &Limits, us: Color) -> TimeBudget {
+    if limits.infinite {
+        return TimeBudget::default();
+    }
+    let overhead = limits.move_overhead_ms;
+    if let Some(mt) = limits.movetime_ms {
+        let t = mt.saturating_sub(overhead).max(MIN_LIMIT_MS);
+        return TimeBudget {
+            soft_ms: Some(t),
+            hard_ms: Some(t),
+        };
+    }
+    let (time, inc) = match us {
+        Color::White => (limits.wtime_ms, limits.winc_ms),
+        Color::Black => (limits.btime_ms, limits.binc_ms),
+    };
+    let Some(time) = time else {
+        return TimeBudget::default();
+    };
+    let left = time.saturating_sub(overhead);
+    let mtg = limits
+        .movestogo
+        .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.max(1)));
+    // The increment counts only when it can be spent: never more than what is left.
+    let soft = (left / mtg + inc * 3 / 4).min(left);
+    let cap = if mtg == 1 { left * 9 / 10 } else { left / 2 };
+    let hard = cap.min(soft * 5).max(MIN_LIMIT_MS);
+    TimeBudget {
+        soft_ms: Some(soft.min(hard).max(MIN_LIMIT_MS)),
+        hard_ms: Some(hard),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_budgets() {
+        let l = Limits {
+            wtime_ms: Some(60_000),
+            btime_ms: Some(1_000),
+            winc_ms: 1_000,
+            move_overhead_ms: 10,
+            ..Limits::default()
+        };
+        // White: left 59990, soft 59990/25 + 750 = 3149, hard min(29995, 15745) = 15745.
+        assert_eq!(
+            budget(&l, Color::White),
+            TimeBudget {
+                soft_ms: Some(3149),
+                hard_ms: Some(15745)
+            }
+        );
+        // Black, 1 s, no increment: left 990, soft 39, hard min(495, 195) = 195.
+        assert_eq!(
+            budget(&l, Color::Black),
+            TimeBudget {
+                soft_ms: Some(39),
+                hard_ms: Some(195)
+            }
+        );
+        // Less time than the overhead: 1 ms limits, never a negative budget.
+        let tiny = Limits {
+            wtime_ms: Some(5),
+            move_overhead_ms: 10,
+            ..Limits::default()
+        };
+        assert_eq!(budget(&tiny, Color::White).hard_ms, Some(MIN_LIMIT_MS));
+        // Huge increment with little time left: never more than half of what is left.
+        let inc = Limits {
+            wtime_ms: Some(1_000),
+            winc_ms: 5_000,
+            ..Limits::default()
+        };
+        let b = budget(&inc, Color::White);
+        assert!(b.hard_ms <= Some(500) && b.soft_ms <= b.hard_ms, "{b:?}");
+        let mt = Limits {
+            movetime_ms: Some(100),
+            move_overhead_ms: 10,
+            ..Limits::default()
+        };
+        assert_eq!(budget(&mt, Color::Black).hard_ms, Some(90));
+        assert_eq!(
+            budget(&Limits::default(), Color::White),
+            TimeBudget::default()
+        );
+    }
+}
