@@ -458,13 +458,12 @@ impl Engine {
             }
         }
         let report = |end, elapsed, info| SearchReport { end, elapsed, info };
-        if self.eof || self.send(position).is_err() {
-            return report(SearchEnd::Disconnected, Duration::ZERO, info);
-        }
-        if self.send(go).is_err() {
-            return report(SearchEnd::Disconnected, Duration::ZERO, info);
-        }
+        // One write for both lines: the engine wakes once, and the clock starts as the command
+        // leaves (a wake-up that preempts this thread is the engine's thinking time, not ours).
         let start = Instant::now();
+        if self.eof || self.send(&format!("{position}\n{go}")).is_err() {
+            return report(SearchEnd::Disconnected, Duration::ZERO, info);
+        }
         let hard = start + deadline;
         loop {
             if stop.load(Ordering::Relaxed) {
