@@ -3,6 +3,7 @@
 //! so `stop` and `isready` are answered even deep in a search.
 
 use std::io::{self, BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
@@ -73,6 +74,8 @@ pub struct Engine {
     generation: Arc<AtomicU64>,
     jobs: Option<Sender<Job>>,
     worker: Option<JoinHandle<()>>,
+    /// Set at `quit`: the worker skips the perft jobs still queued.
+    quitting: Arc<AtomicBool>,
 }
 
 impl Engine {
@@ -81,10 +84,12 @@ impl Engine {
         let settings = Settings::default();
         let (tx, rx) = channel();
         let hash_mb = settings.hash_mb;
+        let quitting = Arc::new(AtomicBool::new(false));
+        let worker_quitting = quitting.clone();
         let worker = thread::Builder::new()
             .name("clio-search".to_string())
             .stack_size(64 << 20)
-            .spawn(move || worker(rx, hash_mb))
+            .spawn(move || worker(rx, hash_mb, &worker_quitting))
             .ok();
         if worker.is_none() {
             note("could not start the search thread");
@@ -97,6 +102,7 @@ impl Engine {
             generation: Arc::new(AtomicU64::new(0)),
             jobs: Some(tx),
             worker,
+            quitting,
         }
     }
 
@@ -267,6 +273,7 @@ impl Engine {
     }
 
     fn shutdown(&mut self) {
+        self.quitting.store(true, Ordering::SeqCst);
         self.stop_all();
         self.jobs = None;
         if let Some(worker) = self.worker.take() {
@@ -338,7 +345,7 @@ pub fn bestmove_line(root: &Chess, result: &SearchResult) -> String {
     line
 }
 
-fn worker(jobs: Receiver<Job>, hash_mb: usize) {
+fn worker(jobs: Receiver<Job>, hash_mb: usize, quitting: &AtomicBool) {
     let mut searcher = Searcher::new(hash_mb);
     let mut current_hash = hash_mb;
     while let Ok(job) = jobs.recv() {
@@ -356,8 +363,24 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                     current_hash = hash_mb;
                 }
                 *searcher.params_mut() = *params;
-                let result = searcher.search(&position, &limits, &flags.stop, &mut |info| {
-                    send(&info_line(info))
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    searcher.search(&position, &limits, &flags.stop, &mut |info| {
+                        send(&info_line(info))
+                    })
+                }));
+                // A panic in the search is a bug, but the GUI still gets a legal move (the
+                // first legal one, as `bestmove_line` falls back to) and the engine goes on
+                // with fresh tables.
+                let result = outcome.unwrap_or_else(|_| {
+                    note("internal error in the search; playing a legal move");
+                    searcher = Searcher::new(current_hash);
+                    SearchResult {
+                        best: None,
+                        ponder: None,
+                        score: Score::Cp(0),
+                        depth: 0,
+                        nodes: 0,
+                    }
                 });
                 // UCI: after `go infinite`, and during `go ponder` until `ponderhit`, bestmove
                 // waits for `stop` even when the search ends early (a forced mate, say).
@@ -369,7 +392,11 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                 send(&bestmove_line(position.chess(), &result));
                 flags.done.store(true, Ordering::SeqCst);
             }
-            Job::Perft { position, depth } => run_go_perft(&position, depth),
+            Job::Perft { position, depth } => {
+                if !quitting.load(Ordering::SeqCst) {
+                    run_go_perft(&position, depth);
+                }
+            }
             Job::NewGame { hash_mb } => {
                 if hash_mb != current_hash {
                     searcher.resize_hash(hash_mb);
