@@ -15,7 +15,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
-use crate::state::{Failures, Point, Tally};
+use crate::state::{Failures, Tally};
 use crate::stats::{self, Decision, Estimate, SprtConfig, SprtStatus};
 
 /// The line printed when a game starts.
@@ -374,16 +374,6 @@ impl Summary {
         std::fs::write(path, text + "\n")
             .map_err(|e| anyhow::anyhow!("cannot write JSON summary {}: {e}", path.display()))
     }
-}
-
-/// The run's history as (games, LLR) and (games, Elo, error) series for the chart.
-pub fn history_series(history: &[Point]) -> (Vec<(f64, f64)>, Vec<(f64, f64, f64)>) {
-    let llr = history.iter().map(|p| (p.games as f64, p.llr)).collect();
-    let elo = history
-        .iter()
-        .filter_map(|p| Some((p.games as f64, p.elo?, p.elo_error?)))
-        .collect();
-    (llr, elo)
 }
 
 #[cfg(test)]

@@ -486,9 +486,10 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
 /// Prints the final blocks, saves state, writes JSON and chart.
 fn finish(plan: &Plan, st: &mut State, ending: Ending, elapsed: f64) -> anyhow::Result<()> {
     let mut out = String::new();
-    if plan.pairings.len() == 1 {
-        out.push_str(&results_for(plan, st, 0));
-    } else {
+    for p in 0..plan.pairings.len() {
+        out.push_str(&results_for(plan, st, p));
+    }
+    if plan.pairings.len() > 1 {
         out.push_str(&report::standings_table(&standings(plan, st)));
     }
     if let (Ending::Decided(d), Some(cfg)) = (ending, plan.sprt.as_ref()) {
@@ -505,9 +506,12 @@ fn finish(plan: &Plan, st: &mut State, ending: Ending, elapsed: f64) -> anyhow::
     let names: Vec<String> = plan.engines.iter().map(|e| e.name.clone()).collect();
     out.push_str(&report::failures_block(&names, &st.failures));
     let games = st.games();
+    let secs = elapsed.max(0.0) as u64;
     out.push_str(&format!(
-        "Games: {games} in {:.0} s ({:.1} games/min)\n",
-        elapsed,
+        "Total Time: {:02}:{:02}:{:02} (hours:minutes:seconds), {:.1} games/min\n",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60,
         if elapsed > 0.0 {
             games as f64 / elapsed * 60.0
         } else {

@@ -78,8 +78,8 @@ fn failure_of(record: &GameRecord) -> Option<(u8, FailureKind)> {
 }
 
 /// Makes sure the worker has a live process for engine `i` (starting or restarting it).
-fn ready<'a>(
-    engines: &'a mut HashMap<usize, Engine>,
+fn ready(
+    engines: &mut HashMap<usize, Engine>,
     configs: &[EngineConfig],
     i: usize,
 ) -> Result<(), String> {

@@ -1,0 +1,102 @@
+//! Helpers shared by the runner and CLI tests: the arena binary, engines, scratch directories.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `arena` binary under test.
+pub fn arena() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+}
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Debian's stockfish, found by ci/find-engine.sh; None (with a message) if it is absent.
+pub fn stockfish() -> Option<String> {
+    let out = Command::new("bash")
+        .arg(root().join("ci/find-engine.sh"))
+        .arg("stockfish")
+        .output()
+        .ok()?;
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    if out.status.success() && !path.is_empty() {
+        Some(path)
+    } else {
+        eprintln!("skipped: stockfish is not installed (bash ci/setup.sh installs it)");
+        None
+    }
+}
+
+/// python3, needed by the fake engine; None (with a message) if it is absent.
+pub fn python() -> Option<String> {
+    match Command::new("python3").arg("-c").arg("pass").status() {
+        Ok(s) if s.success() => Some("python3".into()),
+        _ => {
+            eprintln!("skipped: python3 is not available for the fake engine");
+            None
+        }
+    }
+}
+
+/// The fake engine script.
+pub fn fake() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/runner_fake.py")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The seed opening book.
+pub fn seed_book() -> String {
+    root()
+        .join("openings/seed.epd")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A fresh scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// stdout and stderr of a finished run, as text.
+pub fn texts(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The numbers after `key: ` in the `Games:` line of the last results block:
+/// (games, wins, losses, draws).
+pub fn games_line(stdout: &str) -> (u64, u64, u64, u64) {
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("Games: ") && l.contains("Wins:"))
+        .unwrap_or_else(|| panic!("no Games line in:\n{stdout}"));
+    let nums: Vec<u64> = line
+        .split([',', ' ', ':'])
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    (nums[0], nums[1], nums[2], nums[3])
+}
+
+/// The pentanomial of the last `Ptnml(0-2):` line.
+pub fn ptnml(stdout: &str) -> [u64; 5] {
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("Ptnml(0-2): ["))
+        .unwrap_or_else(|| panic!("no Ptnml line in:\n{stdout}"));
+    let inner = &line[line.find('[').unwrap() + 1..line.find(']').unwrap()];
+    let v: Vec<u64> = inner.split(", ").map(|s| s.parse().unwrap()).collect();
+    [v[0], v[1], v[2], v[3], v[4]]
+}
