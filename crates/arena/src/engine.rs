@@ -24,7 +24,8 @@ use crate::uci::{self, EngineLine, Info, OptionValueError, Score, UciOption};
 pub struct EngineConfig {
     /// Name used in results and PGN (no spaces, like fastchess output expects).
     pub name: String,
-    /// The program to run.
+    /// The program to run: a name looked up in `PATH` or a path. Give an absolute path when
+    /// `dir` is set (std leaves a relative one with `current_dir` platform-specific).
     pub cmd: String,
     /// Its arguments.
     pub args: Vec<String>,

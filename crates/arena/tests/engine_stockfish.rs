@@ -146,3 +146,19 @@ fn search_restart_and_drop() {
 fn process_exists(pid: u32) -> bool {
     PathBuf::from(format!("/proc/{pid}")).exists()
 }
+
+#[test]
+fn missing_program_is_a_spawn_error_naming_it() {
+    let err = Engine::start(config("/nonexistent/engine-binary", &[])).unwrap_err();
+    assert!(matches!(err, EngineError::Spawn { .. }), "{err}");
+    assert!(
+        err.to_string().contains("/nonexistent/engine-binary"),
+        "{err}"
+    );
+}
+
+#[test]
+fn engine_that_exits_at_once_is_disconnected() {
+    let err = Engine::start(config("/bin/true", &[])).unwrap_err();
+    assert!(matches!(err, EngineError::Disconnected { .. }), "{err}");
+}
