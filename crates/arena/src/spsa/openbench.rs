@@ -189,11 +189,20 @@ pub fn params_toml(params: &[Param], values: Option<&[f64]>) -> String {
             toml_num(p, v),
             toml_num(p, p.min),
             toml_num(p, p.max),
-            toml::Value::Float(p.step),
+            toml_float(p.step),
             toml::Value::Float(p.r_end),
         );
     }
     out
+}
+
+/// A float as TOML, without a fraction when it has none (`25`, `0.5`).
+fn toml_float(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        toml::Value::Float(v).to_string()
+    }
 }
 
 /// A value as TOML: an integer for an int parameter (rounded), else a float.
