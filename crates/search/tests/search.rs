@@ -1,0 +1,168 @@
+//! The search through its public API: known mates found (each checked by an independent
+//! brute-force mate prover written on shakmaty), limits respected, always a legal move.
+
+use std::sync::atomic::AtomicBool;
+
+use clio_board::shakmaty::{Chess, Move, Position as _};
+use clio_board::Position;
+use clio_search::{Limits, Score, Searcher};
+
+/// Whether the side to move in `pos` forces mate within `n` moves (plain full-width proof).
+fn forces_mate(pos: &Chess, n: u32) -> bool {
+    n > 0
+        && pos.legal_moves().iter().any(|m| {
+            let mut next = pos.clone();
+            next.play_unchecked(*m);
+            mated_within(&next, n - 1)
+        })
+}
+
+/// Whether the side to move in `pos` is mated now or within `n` more moves of the opponent.
+fn mated_within(pos: &Chess, n: u32) -> bool {
+    if pos.is_checkmate() {
+        return true;
+    }
+    let replies = pos.legal_moves();
+    !replies.is_empty()
+        && n > 0
+        && replies.iter().all(|r| {
+            let mut next = pos.clone();
+            next.play_unchecked(*r);
+            forces_mate(&next, n)
+        })
+}
+
+fn search(fen: &str, limits: Limits) -> (Option<Move>, Score, Position) {
+    let pos = Position::from_fen(fen).expect("valid FEN");
+    let stop = AtomicBool::new(false);
+    let mut s = Searcher::new(4);
+    let mut infos = 0;
+    let r = s.search(&pos, &limits, &stop, &mut |_| infos += 1);
+    if r.best.is_some() && r.depth > 0 {
+        assert!(
+            infos >= 2,
+            "one info per completed depth plus the final one"
+        );
+    }
+    (r.best, r.score, pos)
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn finds_known_mates_in_one_two_and_three() {
+    let cases = [
+        // Scholar's mate, the best-known mate in one: 4.Qxf7#.
+        (
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            1,
+        ),
+        // Back-rank mate (textbook pattern): 1.Rd8#.
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1),
+        // The two-rook "rolling" mate, textbook technique: 1.Ra7 Kg8 2.Rb8#.
+        ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2),
+        // Philidor's legacy, the classic smothered mate: 1.Nh6+ Kh8 2.Qg8+ Rxg8 3.Nf7#.
+        ("4r1k1/5Npp/8/8/2Q5/8/8/6K1 w - - 0 1", 3),
+    ];
+    for (fen, n) in cases {
+        let (best, score, pos) = search(fen, depth(2 * n + 2));
+        let best = best.expect("a move");
+        assert_eq!(score, Score::Mate(n as i32), "{fen}");
+        let mut after = pos.chess().clone();
+        after.play_unchecked(best);
+        // The prover confirms the move: mate now (n = 1) or mate in n-1 against every reply.
+        assert!(
+            mated_within(&after, n - 1),
+            "{fen}: {best:?} does not mate in {n}"
+        );
+        assert!(
+            !forces_mate(pos.chess(), n - 1),
+            "{fen} is not a mate in {n}"
+        );
+    }
+}
+
+#[test]
+fn sees_getting_mated() {
+    // Black to move in the rook roller after 1.Ra7: every move loses to 2.Rb8#.
+    let (best, score, _) = search("7k/R7/8/8/8/8/8/1R4K1 b - - 1 1", depth(6));
+    assert!(best.is_some());
+    assert_eq!(score, Score::Mate(-1));
+}
+
+#[test]
+fn no_legal_move_returns_none() {
+    // Checkmate (the bench set's mated position) and stalemate.
+    let (best, score, _) = search("7k/7P/6K1/8/3B4/8/8/8 b - - 0 1", depth(3));
+    assert_eq!((best, score), (None, Score::Mate(0)));
+    let (best, score, _) = search("8/8/8/8/8/6k1/6p1/6K1 w - - 0 1", depth(3));
+    assert_eq!((best, score), (None, Score::Cp(0)));
+}
+
+#[test]
+fn limits_always_give_a_legal_move() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for limits in [
+        depth(1),
+        depth(4),
+        Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        },
+        Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        },
+        Limits {
+            movetime_ms: Some(1),
+            move_overhead_ms: 50,
+            ..Limits::default()
+        },
+    ] {
+        let (best, _, pos) = search(fen, limits.clone());
+        let best = best.expect("a move");
+        assert!(pos.chess().is_legal(best), "{limits:?}");
+    }
+    // Node limit is honoured exactly.
+    let pos = Position::from_fen(fen).expect("valid FEN");
+    let stop = AtomicBool::new(false);
+    let mut s = Searcher::new(1);
+    let r = s.search(
+        &pos,
+        &Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        },
+        &stop,
+        &mut |_| {},
+    );
+    assert!(r.nodes <= 5_000, "{}", r.nodes);
+    // A search stopped before it starts still answers a legal move.
+    let stopped = AtomicBool::new(true);
+    let r = s.search(
+        &pos,
+        &Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        &stopped,
+        &mut |_| {},
+    );
+    assert!(r.best.is_some_and(|m| pos.chess().is_legal(m)));
+}
+
+#[test]
+fn clear_forgets_and_search_repeats_exactly() {
+    let pos = Position::startpos();
+    let stop = AtomicBool::new(false);
+    let mut s = Searcher::new(2);
+    let a = s.search(&pos, &depth(6), &stop, &mut |_| {});
+    s.clear();
+    let b = s.search(&pos, &depth(6), &stop, &mut |_| {});
+    assert_eq!(a, b, "after clear() the same search gives the same result");
+}
