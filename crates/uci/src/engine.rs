@@ -25,9 +25,17 @@ pub fn send(line: &str) {
     let _ = out.flush();
 }
 
-/// Tells the GUI something it should know, as UCI allows: `info string …`.
+/// Longest `info string` text; a message quoting a huge input line is cut to this.
+const MAX_NOTE_CHARS: usize = 300;
+
+/// Tells the GUI something it should know, as UCI allows: `info string …` (one line, cut to
+/// `MAX_NOTE_CHARS` characters).
 fn note(message: &str) {
-    send(&format!("info string {message}"));
+    let one_line = message.replace(['\n', '\r'], " ");
+    match one_line.char_indices().nth(MAX_NOTE_CHARS) {
+        Some((cut, _)) => send(&format!("info string {}...", &one_line[..cut])),
+        None => send(&format!("info string {one_line}")),
+    }
 }
 
 /// Flags shared between the loop and one search.
@@ -463,4 +471,81 @@ fn display(position: &Position) {
     send("");
     send(&format!("Fen: {}", position.fen()));
     send(&format!("Key: {:016X}", position.key()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clio_board::parse_fen;
+
+    fn result(best: Option<Move>, ponder: Option<Move>) -> SearchResult {
+        SearchResult {
+            best,
+            ponder,
+            score: Score::Cp(0),
+            depth: 1,
+            nodes: 1,
+        }
+    }
+
+    fn mv(pos: &Chess, text: &str) -> Move {
+        Move16::from_uci(text, pos).expect("legal test move")
+    }
+
+    #[test]
+    fn bestmove_is_always_legal() {
+        let start = Chess::default();
+        let e4 = mv(&start, "e2e4");
+        let mut after = start.clone();
+        after.play_unchecked(e4);
+        let e5 = mv(&after, "e7e5");
+        assert_eq!(
+            bestmove_line(&start, &result(Some(e4), Some(e5))),
+            "bestmove e2e4 ponder e7e5"
+        );
+        // A ponder move that is not legal after the best move is left out.
+        assert_eq!(
+            bestmove_line(&start, &result(Some(e4), Some(e4))),
+            "bestmove e2e4"
+        );
+        // A best move that is not legal here (black's move) is replaced by a legal one.
+        let line = bestmove_line(&start, &result(Some(e5), None));
+        let text = line.strip_prefix("bestmove ").unwrap_or_default();
+        assert!(Move16::from_uci(text, &start).is_some(), "{line}");
+        assert!(
+            Move16::from_uci(&bestmove_line(&start, &result(None, None))[9..], &start).is_some()
+        );
+        let mated = parse_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+            .expect("valid");
+        assert_eq!(bestmove_line(&mated, &result(None, None)), "bestmove 0000");
+    }
+
+    #[test]
+    fn info_line_format() {
+        let start = Chess::default();
+        let info = Info {
+            depth: 5,
+            seldepth: 9,
+            score: Score::Mate(-3),
+            nodes: 1234,
+            nps: 5678,
+            time_ms: 12,
+            hashfull: 7,
+            pv: vec![mv(&start, "e2e4")],
+        };
+        assert_eq!(
+            info_line(&info),
+            "info depth 5 seldepth 9 score mate -3 nodes 1234 nps 5678 hashfull 7 time 12 pv e2e4"
+        );
+    }
+
+    #[test]
+    fn position_errors_name_the_move() {
+        let moves = ["e2e4".to_string(), "e2e4".to_string()];
+        let err = set_position(&Start::StartPos, &moves).unwrap_err();
+        assert!(err.contains("move 2") && err.contains("e2e4"), "{err}");
+        let ok = set_position(&Start::Fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into()), &[])
+            .expect("legal");
+        assert_eq!(ok.fen(), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    }
 }
