@@ -78,7 +78,7 @@ fn nodes(n: u64) -> GameSettings {
     GameSettings {
         limits: Limits {
             nodes: Some(n),
-            stall_ms: 2_000,
+            stall_ms: 3_000,
             ..Limits::default()
         },
         adjudication: Adjudication::default(),
