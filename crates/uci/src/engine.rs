@@ -4,7 +4,7 @@
 
 use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
@@ -78,8 +78,6 @@ pub struct Engine {
     ponder_limits: Option<(Limits, Color)>,
     /// Searches sent to the worker whose `bestmove` is not out yet (the newest last).
     pending: Vec<Arc<Flags>>,
-    /// Counts searches, so a ponderhit timer never stops a later search.
-    generation: Arc<AtomicU64>,
     jobs: Option<Sender<Job>>,
     worker: Option<JoinHandle<()>>,
     /// Set at `quit`: the worker skips the perft jobs still queued.
@@ -107,7 +105,6 @@ impl Engine {
             settings,
             ponder_limits: None,
             pending: Vec::new(),
-            generation: Arc::new(AtomicU64::new(0)),
             jobs: Some(tx),
             worker,
             quitting,
@@ -234,7 +231,6 @@ impl Engine {
             limits.infinite = true;
             flags.pondering.store(true, Ordering::SeqCst);
         }
-        self.generation.fetch_add(1, Ordering::SeqCst);
         self.pending.push(flags.clone());
         let job = Job::Search {
             position: Box::new(self.position.clone()),
@@ -247,8 +243,10 @@ impl Engine {
         self.submit(job);
     }
 
-    /// `ponderhit`: the ponder search goes on as a normal one, stopped by a timer at the hard
-    /// limit the clock of the `go ponder` command allows (counted from now).
+    /// `ponderhit`: the ponder search goes on as a normal one, stopped by a timer once the
+    /// time a normal search would plan for this move (the soft limit of the `go ponder`
+    /// clock, counted from now) has passed. The timer holds only this search's flags, so it
+    /// can never stop a later search.
     fn ponderhit(&mut self) {
         let (Some(flags), Some((limits, us))) =
             (self.pending.last().cloned(), self.ponder_limits.take())
@@ -259,20 +257,15 @@ impl Engine {
         if limits.infinite {
             return;
         }
-        let hard = budget(&limits, us).hard_ms;
-        let Some(hard_ms) = hard.or(limits.movetime_ms) else {
+        let Some(ms) = budget(&limits, us).soft_ms else {
             // No clock: a depth or node limit ends it, as a plain `go` would.
             return;
         };
-        let generation = self.generation.clone();
-        let mine = generation.load(Ordering::SeqCst);
         let timer = thread::Builder::new()
             .name("clio-ponderhit".to_string())
             .spawn(move || {
-                thread::sleep(Duration::from_millis(hard_ms));
-                if generation.load(Ordering::SeqCst) == mine {
-                    flags.stop.store(true, Ordering::SeqCst);
-                }
+                thread::sleep(Duration::from_millis(ms));
+                flags.stop.store(true, Ordering::SeqCst);
             });
         if timer.is_err() {
             note("could not start the ponderhit timer; stopping now");
