@@ -203,3 +203,43 @@ step = 0.1
         assert_eq!(tuner.state.totals.games(), 3000 * 16);
     }
 }
+
+#[test]
+fn digest_and_final_values_read_like_openbench() {
+    let text = format!(
+        "{WORKED}\n[[param]]\nname = \"Lmr Scale\"\ntype = \"float\"\nvalue = 0.75\nmin = 0.25\nmax = 1.5\nstep = 0.05\n"
+    );
+    let cfg = config(&text);
+    let s = Schedule::of(&cfg);
+    let digest = clio_arena::spsa::output::digest(&cfg.params, &s, &[300.4602, 0.8], 1);
+    let lines: Vec<&str> = digest.lines().collect();
+    let header: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(
+        header,
+        ["Name", "Curr", "Start", "Min", "Max", "C", "C_end", "R", "R_end"]
+    );
+    let row: Vec<&str> = lines[2].split_whitespace().collect();
+    // C and R as for the next iteration (k = 1): 55.0975 and a_1/c_1².
+    assert_eq!(
+        row,
+        [
+            "HistBonusMul",
+            "300.4602",
+            "300",
+            "100",
+            "600",
+            "55.0975",
+            "25.0000",
+            "0.0017",
+            "0.0020"
+        ]
+    );
+    assert!(lines[3].starts_with("Lmr Scale") && lines[3].contains("0.2500"));
+    let toml = clio_arena::spsa::output::tuned_toml(&cfg.params, &[300.4602, 0.81234]);
+    assert_eq!(toml, "HistBonusMul = 300\n\"Lmr Scale\" = 0.8123\n");
+    let flags = clio_arena::spsa::output::dev_option_flags(&cfg.params, &[312.6, 0.8]);
+    assert_eq!(
+        flags,
+        "--dev-option HistBonusMul=313 --dev-option 'Lmr Scale=0.8'"
+    );
+}

@@ -19,7 +19,7 @@ pub struct Simulated {
     pub optimum: Vec<f64>,
     /// Elo lost per squared unit of distance from the optimum, per parameter.
     pub curvature: Vec<f64>,
-    /// The BayesElo draw margin (about 200 gives ~30% draws between equals... more with more).
+    /// The BayesElo draw margin in Elo (200 gives 52% draws between equal sides).
     pub draw_elo: f64,
     rng: ChaCha8Rng,
 }
