@@ -32,6 +32,7 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::book::{Book, BookError, Skipped};
 use crate::engine::EngineConfig;
+use crate::runner::args;
 use crate::uci::Score;
 
 pub use probe::{Limit, ProbeError, Prober};
@@ -42,9 +43,11 @@ pub const DEFAULT_NODES: u64 = 10_000;
 /// Command-line options of `arena openings`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct OpeningsArgs {
-    /// The UCI engine that scores candidates: a program and its arguments, split on spaces.
-    #[arg(long)]
-    pub engine: String,
+    /// The UCI engine that scores candidates: a program and its arguments
+    /// (`--engine target/release/clio`), or an `arena match` engine spec
+    /// (`--engine cmd=PATH [arg=ARG]… [option.NAME=VALUE]…`).
+    #[arg(long, num_args = 1.., required = true, value_name = "CMD")]
+    pub engine: Vec<String>,
     /// A UCI option for the engine, `Name=Value` (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
@@ -500,35 +503,28 @@ pub fn write_book(out: &Path, openings: &[Opening]) -> std::io::Result<()> {
     std::fs::rename(&tmp, out)
 }
 
-/// Splits `Name=Value` option arguments.
-fn parse_options(options: &[String]) -> anyhow::Result<Vec<(String, String)>> {
-    options
-        .iter()
-        .map(|o| {
-            o.split_once('=')
-                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
-                .with_context(|| format!("--option {o:?}: expected Name=Value"))
-        })
-        .collect()
-}
-
-/// The engine config for an `--engine` command line (program and arguments split on spaces).
-pub fn engine_config(command: &str, options: &[String]) -> anyhow::Result<EngineConfig> {
-    let mut parts = command.split_whitespace().map(str::to_string);
-    let cmd = parts
-        .next()
-        .with_context(|| format!("--engine {command:?}: empty command"))?;
-    let name = Path::new(&cmd)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| cmd.clone());
-    Ok(EngineConfig {
-        name,
-        cmd,
-        args: parts.collect(),
-        dir: None,
-        options: parse_options(options)?,
-    })
+/// The engine config for `--engine` words and `--option`s: a program with its arguments, or
+/// (when the first word is `key=value`) an `arena match` engine spec.
+pub fn engine_config(words: &[String], options: &[String]) -> anyhow::Result<EngineConfig> {
+    let first = words.first().context("--engine needs a command")?;
+    let mut config = if first.contains('=') {
+        args::parse_engine_spec(words)?
+    } else {
+        let mut parts = words
+            .iter()
+            .flat_map(|w| w.split_whitespace())
+            .map(str::to_string);
+        let cmd = parts.next().context("--engine needs a command")?;
+        EngineConfig {
+            name: args::default_name(&cmd),
+            cmd,
+            args: parts.collect(),
+            dir: None,
+            options: Vec::new(),
+        }
+    };
+    config.options.extend(args::parse_options(options)?);
+    Ok(config)
 }
 
 /// The closing summary of a run; `skipped` is the number of malformed input entries, if a book
@@ -640,4 +636,69 @@ pub fn run(args: &OpeningsArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: OpeningsArgs,
+    }
+
+    fn parse(line: &str) -> Result<OpeningsArgs, clap::Error> {
+        Cli::try_parse_from(line.split_whitespace()).map(|c| c.args)
+    }
+
+    #[test]
+    fn arguments_parse_with_negative_windows() {
+        let a = parse("x --engine sf --min-cp -120 --max-cp -80 --out b.epd --depth 6").unwrap();
+        assert_eq!((a.min_cp, a.max_cp), (-120, -80));
+        assert_eq!((a.depth, a.nodes), (Some(6), None));
+        assert_eq!(a.engine, ["sf"]);
+        assert!(parse("x --engine sf --out b.epd --nodes 5 --depth 6").is_err());
+        assert!(parse("x --out b.epd").is_err());
+    }
+
+    #[test]
+    fn engine_from_command_or_spec() {
+        let words = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let c = engine_config(&words("/usr/games/stockfish --x"), &words("Hash=8")).unwrap();
+        assert_eq!(c.name, "stockfish");
+        assert_eq!(c.cmd, "/usr/games/stockfish");
+        assert_eq!(c.args, ["--x"]);
+        assert_eq!(c.options, [("Hash".to_string(), "8".to_string())]);
+        let c = engine_config(&words("cmd=/bin/clio name=c option.Threads=1"), &[]).unwrap();
+        assert_eq!((c.name.as_str(), c.cmd.as_str()), ("c", "/bin/clio"));
+        assert_eq!(c.options, [("Threads".to_string(), "1".to_string())]);
+        assert!(engine_config(&words("sf"), &words("Hash")).is_err());
+    }
+
+    #[test]
+    fn epd_line_carries_score_and_counters() {
+        let line = epd_line("8/8/8/4k3/8/8/8/4K3 b - - 7 31", -12);
+        assert_eq!(line, "8/8/8/4k3/8/8/8/4K3 b - - ce -12; hmvc 7; fmvn 31;");
+        assert_eq!(epd_score(&line), Some(-12));
+        assert_eq!(epd_score("8/8/8/4k3/8/8/8/4K3 b - - c0 \"x\";"), None);
+        let (entries, skipped) = crate::book::parse_epd(&line);
+        assert!(skipped.is_empty());
+        assert_eq!(
+            entries[0].fen.as_deref(),
+            Some("8/8/8/4k3/8/8/8/4K3 b - - 7 31")
+        );
+    }
+
+    #[test]
+    fn stats_of_scores() {
+        let s = score_stats(&[-10, 0, 10, 20]).unwrap();
+        assert_eq!((s.n, s.min, s.max), (4, -10, 20));
+        assert!((s.mean - 5.0).abs() < 1e-12);
+        // Sample variance: (225 + 25 + 25 + 225) / 3.
+        assert!((s.sd - (500.0f64 / 3.0).sqrt()).abs() < 1e-12);
+        assert!(score_stats(&[]).is_none());
+        assert_eq!(score_stats(&[7]).map(|s| s.sd), Some(0.0));
+    }
 }
