@@ -540,6 +540,14 @@ pub enum GameOutcome {
     Interrupted,
 }
 
+/// Index of a side in `[White, Black]` arrays (shakmaty numbers Black 0, White 1).
+fn side_index(c: Color) -> usize {
+    match c {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
 /// "White" or "Black", as in fastchess's reasons.
 pub fn color_name(c: Color) -> &'static str {
     match c {
@@ -637,7 +645,7 @@ impl Adjudicator {
                     _ => self.resign_twosided = 0,
                 }
             } else {
-                let counter = &mut self.resign[mover as usize];
+                let counter = &mut self.resign[side_index(mover)];
                 match cp {
                     Some(cp) if cp <= -threshold => *counter += 1,
                     _ => *counter = 0,
@@ -659,7 +667,7 @@ impl Adjudicator {
             let reached = if r.twosided {
                 self.resign_twosided >= 2 * r.movecount
             } else {
-                self.resign[last_mover as usize] >= r.movecount
+                self.resign[side_index(last_mover)] >= r.movecount
             };
             if losing && reached && r.movecount > 0 {
                 let winner = !last_mover;
@@ -830,7 +838,7 @@ pub fn play_game(
             Color::White => &mut *white,
             Color::Black => &mut *black,
         };
-        let clock = clocks[side as usize];
+        let clock = clocks[side_index(side)];
         let go = GoParams {
             clock: limits.tc.map(|tc| GoClock {
                 wtime: clocks[0].left_ms.max(0) as u64,
@@ -857,7 +865,7 @@ pub fn play_game(
             stop,
         );
         let elapsed_ms = report.elapsed.as_millis() as u64;
-        engine_time[side as usize] += elapsed_ms;
+        engine_time[side_index(side)] += elapsed_ms;
         let name = color_name(side);
 
         let mv_text = match report.end {
@@ -908,7 +916,7 @@ pub fn play_game(
             let detail = format!("illegal move \"{shown}\" in {}", fen_of(&pos));
             return Ok(finish(moves, engine_time, ending, Some(detail)));
         };
-        if let Err(overrun) = clocks[side as usize].charge(limits, elapsed_ms) {
+        if let Err(overrun) = clocks[side_index(side)].charge(limits, elapsed_ms) {
             let ending = (
                 GameResult::win_for(!side),
                 Termination::TimeForfeit,

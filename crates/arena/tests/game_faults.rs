@@ -346,3 +346,42 @@ fn stop_flag_interrupts_a_game() {
     w.wait_ready(Duration::from_secs(10))
         .expect("usable after an interrupted search");
 }
+
+#[test]
+fn each_side_is_sent_its_own_clock_and_charged_its_own_time() {
+    let Some(sf) = stockfish() else { return };
+    let mut slow = start(fake_config(&sf, "ownclock", 0));
+    let mut sf = start(sf_config(&sf));
+    let settings = GameSettings {
+        limits: Limits {
+            tc: Some("10+0".parse().unwrap()),
+            nodes: Some(2000),
+            ..Limits::default()
+        },
+        adjudication: Adjudication {
+            maxmoves: Some(3),
+            ..Adjudication::default()
+        },
+    };
+    for fake_is_white in [true, false] {
+        let g = if fake_is_white {
+            play(&mut slow, &mut sf, &settings)
+        } else {
+            play(&mut sf, &mut slow, &settings)
+        };
+        assert_eq!(
+            g.termination,
+            Termination::MaxMoves,
+            "{}: {:?}",
+            g.reason,
+            g.detail
+        );
+        let (fake, other) = if fake_is_white { (0, 1) } else { (1, 0) };
+        assert!(g.engine_time_ms[fake] >= 900, "{:?}", g.engine_time_ms);
+        assert!(
+            g.engine_time_ms[fake] > g.engine_time_ms[other],
+            "{:?}",
+            g.engine_time_ms
+        );
+    }
+}
