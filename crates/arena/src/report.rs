@@ -246,7 +246,7 @@ impl Progress {
         let e = stats::estimate_penta(&t.penta);
         let score = e.score.map(|s| s * 100.0);
         let mut msg = format!(
-            "games {} (+{} ={} -{}) score {}% elo {} +/- {}",
+            "{} games +{}={}-{} {}% elo {}±{}",
             t.games(),
             t.wins,
             t.draws,
@@ -263,16 +263,15 @@ impl Progress {
                 st.fraction() * 100.0
             ));
         }
-        msg.push_str(&format!(" | {games_per_min:.1} games/min"));
+        msg.push_str(&format!(" {games_per_min:.1}/min"));
         if games_per_min > 0.0 {
-            let mins = remaining_games as f64 / games_per_min;
-            let secs = (mins * 60.0) as u64;
+            let secs = (remaining_games as f64 / games_per_min * 60.0) as u64;
             msg.push_str(&format!(
-                " eta {}:{:02}:{:02}{}",
+                " eta {}{}:{:02}:{:02}",
+                if sprt.is_some() { "<" } else { "" },
                 secs / 3600,
                 secs / 60 % 60,
-                secs % 60,
-                if sprt.is_some() { " (at most)" } else { "" }
+                secs % 60
             ));
         }
         bar.set_position(t.games());
@@ -331,6 +330,14 @@ pub struct Summary {
     pub decision: Option<String>,
     /// Failures per engine.
     pub failures: BTreeMap<String, Failures>,
+    /// Wall-clock seconds of the run (all sessions).
+    pub elapsed_s: f64,
+    /// Counted games per minute of wall clock.
+    pub games_per_minute: Option<f64>,
+    /// Mean wall time of a game, ms.
+    pub game_wall_ms: Option<f64>,
+    /// Mean wall time per game not spent in an engine's think time, ms.
+    pub overhead_ms_per_game: Option<f64>,
     /// Standings (match and gauntlet runs).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub standings: Vec<Standing>,
@@ -364,6 +371,10 @@ impl Summary {
             elo1: sprt.map(|c| c.elo1),
             decision: st.and_then(|s| s.decision).map(|d| format!("{d:?}")),
             failures: failures.clone(),
+            elapsed_s: 0.0,
+            games_per_minute: None,
+            game_wall_ms: None,
+            overhead_ms_per_game: None,
             standings: Vec::new(),
         }
     }

@@ -373,96 +373,105 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
         }
         drop(tx);
 
-        let mut pgn_file = match &plan.pgn {
-            Some(path) => Some(
-                OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .with_context(|| format!("cannot open PGN file {}", path.display()))?,
-            ),
-            None => None,
-        };
+        let mut count = || -> anyhow::Result<()> {
+            let mut pgn_file = match &plan.pgn {
+                Some(path) => Some(
+                    OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(path)
+                        .with_context(|| format!("cannot open PGN file {}", path.display()))?,
+                ),
+                None => None,
+            };
 
-        for pair in rx.iter() {
-            if matches!(ending, Ending::Decided(_)) {
-                // Pairs finishing after the decision are not counted (as fastchess).
-                continue;
-            }
-            let p = (pair.index % plan.pairings.len() as u64) as usize;
-            let halves = [
-                pair.games[0].half_points_of_white(),
-                2 - pair.games[1].half_points_of_white(),
-            ];
-            if let Some(f) = pgn_file.as_mut() {
-                let mut text = String::new();
-                for (g, game) in pair.games.iter().enumerate() {
-                    text.push_str(&game.pgn(&plan.event, 2 * pair.index + g as u64 + 1));
+            for pair in rx.iter() {
+                if matches!(ending, Ending::Decided(_)) {
+                    // Pairs finishing after the decision are not counted (as fastchess).
+                    continue;
                 }
-                f.write_all(text.as_bytes())
-                    .and_then(|_| f.flush())
-                    .context("cannot append to the PGN file")?;
-                st.pgn_bytes = Some(f.metadata().map(|m| m.len()).unwrap_or(0));
-            }
-            st.tallies[p].add_pair(halves);
-            st.done.insert(pair.index);
-            for game in &pair.games {
-                if let Some((loser, kind)) = game.failure {
-                    let name = if loser == 0 { &game.white } else { &game.black };
-                    let f: &mut Failures = st.failures.entry(name.clone()).or_default();
-                    match kind {
-                        FailureKind::TimeForfeit => f.time_forfeits += 1,
-                        FailureKind::IllegalMove => f.illegal_moves += 1,
-                        FailureKind::Disconnect => f.disconnects += 1,
-                        FailureKind::Stall => f.stalls += 1,
+                let p = (pair.index % plan.pairings.len() as u64) as usize;
+                let halves = [
+                    pair.games[0].half_points_of_white(),
+                    2 - pair.games[1].half_points_of_white(),
+                ];
+                if let Some(f) = pgn_file.as_mut() {
+                    let mut text = String::new();
+                    for (g, game) in pair.games.iter().enumerate() {
+                        text.push_str(&game.pgn(&plan.event, 2 * pair.index + g as u64 + 1));
+                    }
+                    f.write_all(text.as_bytes())
+                        .and_then(|_| f.flush())
+                        .context("cannot append to the PGN file")?;
+                    st.pgn_bytes = Some(f.metadata().map(|m| m.len()).unwrap_or(0));
+                }
+                st.tallies[p].add_pair(halves);
+                st.done.insert(pair.index);
+                for game in &pair.games {
+                    st.game_wall_ms += game.record.duration_ms;
+                    st.game_engine_ms += game.record.engine_time_ms.iter().sum::<u64>();
+                    if let Some((loser, kind)) = game.failure {
+                        let name = if loser == 0 { &game.white } else { &game.black };
+                        let f: &mut Failures = st.failures.entry(name.clone()).or_default();
+                        match kind {
+                            FailureKind::TimeForfeit => f.time_forfeits += 1,
+                            FailureKind::IllegalMove => f.illegal_moves += 1,
+                            FailureKind::Disconnect => f.disconnects += 1,
+                            FailureKind::Stall => f.stalls += 1,
+                        }
                     }
                 }
-            }
-            let t = first_tally(&st);
-            let e = stats::estimate_penta(&t.penta);
-            let status = plan.sprt.map(|cfg| stats::sprt_penta(&t.penta, &cfg));
-            st.history.push(Point {
-                games: st.games(),
-                llr: status.map(|s| s.llr).unwrap_or(0.0),
-                elo: e.elo,
-                elo_error: e.elo_error,
-            });
-            st.elapsed_s = elapsed_before + session_start.elapsed().as_secs_f64();
-            if let Some(d) = status.and_then(|s| s.decision) {
-                st.decision = Some(format!("{d:?}"));
-                ending = Ending::Decided(d);
-                stop.store(true, Ordering::SeqCst);
-            }
-            if let Some(path) = &plan.state {
-                st.save(path)?;
-            }
-            let games_now = st.games();
-            let secs = session_start.elapsed().as_secs_f64();
-            let gpm = if secs > 0.0 {
-                (games_now - session_games_start) as f64 / secs * 60.0
-            } else {
-                0.0
-            };
-            progress.update(
-                &t,
-                plan.sprt.as_ref(),
-                gpm,
-                total_games.saturating_sub(games_now),
-            );
-            if plan.rating_interval > 0
-                && games_now >= last_reported + plan.rating_interval
-                && ending == Ending::Complete
-            {
-                last_reported = games_now;
-                let _l = stdout_lock.lock();
-                let mut block = String::new();
-                for p in 0..plan.pairings.len().min(1) {
-                    block.push_str(&results_for(plan, &st, p));
+                let t = first_tally(&st);
+                let e = stats::estimate_penta(&t.penta);
+                let status = plan.sprt.map(|cfg| stats::sprt_penta(&t.penta, &cfg));
+                st.history.push(Point {
+                    games: st.games(),
+                    llr: status.map(|s| s.llr).unwrap_or(0.0),
+                    elo: e.elo,
+                    elo_error: e.elo_error,
+                });
+                st.elapsed_s = elapsed_before + session_start.elapsed().as_secs_f64();
+                if let Some(d) = status.and_then(|s| s.decision) {
+                    st.decision = Some(format!("{d:?}"));
+                    ending = Ending::Decided(d);
+                    stop.store(true, Ordering::SeqCst);
                 }
-                progress.println(block.trim_end());
+                if let Some(path) = &plan.state {
+                    st.save(path)?;
+                }
+                let games_now = st.games();
+                let secs = session_start.elapsed().as_secs_f64();
+                let gpm = if secs > 0.0 {
+                    (games_now - session_games_start) as f64 / secs * 60.0
+                } else {
+                    0.0
+                };
+                progress.update(
+                    &t,
+                    plan.sprt.as_ref(),
+                    gpm,
+                    total_games.saturating_sub(games_now),
+                );
+                if plan.rating_interval > 0
+                    && games_now >= last_reported + plan.rating_interval
+                    && ending == Ending::Complete
+                {
+                    last_reported = games_now;
+                    let _l = stdout_lock.lock();
+                    let mut block = String::new();
+                    for p in 0..plan.pairings.len().min(1) {
+                        block.push_str(&results_for(plan, &st, p));
+                    }
+                    progress.println(block.trim_end());
+                }
             }
+            Ok(())
+        };
+        let counted = count();
+        if counted.is_err() {
+            stop.store(true, Ordering::SeqCst);
         }
-        Ok(())
+        counted
     })
     .map_err(|_| anyhow::anyhow!("a worker thread panicked"))?;
     result?;
@@ -518,6 +527,14 @@ fn finish(plan: &Plan, st: &mut State, ending: Ending, elapsed: f64) -> anyhow::
             0.0
         }
     ));
+    if games > 0 {
+        let wall = st.game_wall_ms as f64 / games as f64;
+        let think = st.game_engine_ms as f64 / games as f64;
+        out.push_str(&format!(
+            "Per game: {wall:.0} ms wall, {think:.0} ms engine think time, {:.1} ms runner overhead\n",
+            wall - think
+        ));
+    }
     out.push_str("Finished match\n");
     print!("{out}");
     let _ = std::io::stdout().flush();
@@ -537,6 +554,14 @@ fn finish(plan: &Plan, st: &mut State, ending: Ending, elapsed: f64) -> anyhow::
         );
         if plan.pairings.len() > 1 {
             s.standings = standings(plan, st);
+        }
+        s.elapsed_s = elapsed;
+        if games > 0 {
+            let g = games as f64;
+            s.games_per_minute = (elapsed > 0.0).then(|| g / elapsed * 60.0);
+            s.game_wall_ms = Some(st.game_wall_ms as f64 / g);
+            s.overhead_ms_per_game =
+                Some(st.game_wall_ms.saturating_sub(st.game_engine_ms) as f64 / g);
         }
         s.write(path)?;
     }

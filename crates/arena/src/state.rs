@@ -168,6 +168,12 @@ pub struct State {
     pub pgn_bytes: Option<u64>,
     /// Wall-clock seconds spent in previous sessions of this run.
     pub elapsed_s: f64,
+    /// Sum over counted games of each game's wall time, in ms.
+    #[serde(default)]
+    pub game_wall_ms: u64,
+    /// Sum over counted games of the engines' think time (`go` to `bestmove`), in ms.
+    #[serde(default)]
+    pub game_engine_ms: u64,
 }
 
 impl State {
