@@ -69,6 +69,15 @@ pub fn option_lines() -> Vec<String> {
     lines
 }
 
+/// Memory the system can still give, in MB (Linux `MemAvailable`), so a Hash too large to
+/// allocate is refused instead of ending the process; `None` where it cannot be known.
+fn available_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
 /// Reads an integer option value in `min..=max`; the error names the option and the range.
 fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, String> {
     let Some(text) = value else {
@@ -102,7 +111,15 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Result
     let lower = name.to_ascii_lowercase();
     match lower.as_str() {
         "hash" => {
-            settings.hash_mb = spin("Hash", value, 1, MAX_HASH_MB as i64)? as usize;
+            let mb = spin("Hash", value, 1, MAX_HASH_MB as i64)? as usize;
+            if let Some(available) = available_mb() {
+                if mb > available {
+                    return Err(format!(
+                        "option Hash: {mb} MB is more than the {available} MB of memory available"
+                    ));
+                }
+            }
+            settings.hash_mb = mb;
             return Ok(Effect::None);
         }
         "threads" => {
