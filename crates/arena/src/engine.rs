@@ -187,6 +187,12 @@ pub struct Engine {
     options: Vec<UciOption>,
 }
 
+/// `t + d`, capped at a year ahead so that no configured limit can overflow an `Instant`.
+fn after(t: Instant, d: Duration) -> Instant {
+    t.checked_add(d.min(Duration::from_secs(365 * 86_400)))
+        .unwrap_or(t)
+}
+
 /// How often a wait looks at the stop flag.
 const POLL: Duration = Duration::from_millis(20);
 
@@ -288,7 +294,7 @@ impl Engine {
 
     fn handshake(&mut self) -> Result<(), EngineError> {
         self.send("uci")?;
-        let deadline = Instant::now() + self.timeouts.handshake;
+        let deadline = after(Instant::now(), self.timeouts.handshake);
         self.options.clear();
         loop {
             match self.next_line(deadline)? {
@@ -416,7 +422,7 @@ impl Engine {
     /// Sends `isready` and waits for `readyok`, discarding what comes before it.
     pub fn wait_ready(&mut self, timeout: Duration) -> Result<(), EngineError> {
         self.send("isready")?;
-        let deadline = Instant::now() + timeout;
+        let deadline = after(Instant::now(), timeout);
         loop {
             match self.next_line(deadline)? {
                 Some(EngineLine::ReadyOk) => return Ok(()),
@@ -465,7 +471,7 @@ impl Engine {
         if self.eof || self.send(&format!("{position}\n{go}")).is_err() {
             return report(SearchEnd::Disconnected, Duration::ZERO, info);
         }
-        let hard = start + deadline;
+        let hard = after(start, deadline);
         loop {
             if stop.load(Ordering::Relaxed) {
                 return report(SearchEnd::Interrupted, start.elapsed(), info);
@@ -496,7 +502,7 @@ impl Engine {
     /// whether it came; if not, the engine is hung and is killed (`is_alive` turns false).
     pub fn stop_search(&mut self, wait: Duration) -> bool {
         if self.send("stop").is_ok() {
-            let deadline = Instant::now() + wait;
+            let deadline = after(Instant::now(), wait);
             loop {
                 match self.next_line(deadline) {
                     Ok(Some(EngineLine::BestMove { .. })) => return true,
@@ -526,7 +532,7 @@ impl Engine {
     /// Sends `quit`, gives the process the grace period to exit, then kills its group.
     pub fn quit(&mut self) {
         if self.child.is_some() && self.send("quit").is_ok() {
-            let deadline = Instant::now() + self.timeouts.quit_grace;
+            let deadline = after(Instant::now(), self.timeouts.quit_grace);
             while Instant::now() < deadline {
                 match self.child.as_mut().map(|c| c.try_wait()) {
                     Some(Ok(None)) => thread::sleep(Duration::from_millis(5)),

@@ -589,7 +589,7 @@ impl Clock {
             return Ok(());
         }
         let left = self.left_ms - elapsed_ms as i64;
-        if left < -(limits.margin_ms as i64) {
+        if left < -(i64::try_from(limits.margin_ms).unwrap_or(i64::MAX)) {
             return Err(left.unsigned_abs());
         }
         match (limits.tc, limits.movetime_ms) {
@@ -665,7 +665,7 @@ impl Adjudicator {
         if let Some(r) = rules.resign {
             let losing = self.last_score.is_some_and(|s| s.as_cp() < 0);
             let reached = if r.twosided {
-                self.resign_twosided >= 2 * r.movecount
+                self.resign_twosided >= r.movecount.saturating_mul(2)
             } else {
                 self.resign[side_index(last_mover)] >= r.movecount
             };
@@ -679,7 +679,9 @@ impl Adjudicator {
             }
         }
         if let Some(d) = rules.draw {
-            if fullmoves.saturating_sub(1) >= d.movenumber && self.draw_plies >= 2 * d.movecount {
+            if fullmoves.saturating_sub(1) >= d.movenumber
+                && self.draw_plies >= d.movecount.saturating_mul(2)
+            {
                 return Some((
                     GameResult::Draw,
                     Termination::AdjudicatedDraw,
@@ -688,7 +690,7 @@ impl Adjudicator {
             }
         }
         if let Some(m) = rules.maxmoves {
-            if self.engine_plies >= 2 * m {
+            if self.engine_plies >= m.saturating_mul(2) {
                 return Some((
                     GameResult::Draw,
                     Termination::MaxMoves,
@@ -853,7 +855,9 @@ pub fn play_game(
         };
         let timed = limits.tc.is_some() || limits.movetime_ms.is_some();
         let deadline_ms = if timed {
-            clock.left_ms.max(0) as u64 + limits.margin_ms + DEADLINE_SLACK_MS
+            (clock.left_ms.max(0) as u64)
+                .saturating_add(limits.margin_ms)
+                .saturating_add(DEADLINE_SLACK_MS)
         } else {
             limits.stall_ms
         };
