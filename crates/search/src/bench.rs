@@ -42,6 +42,8 @@ pub struct BenchResult {
     pub cutoffs: u64,
     /// Positions searched.
     pub positions: usize,
+    /// Nodes of each searched position, in bench order.
+    pub per_position: Vec<u64>,
     /// Positions not searched, with the reason (no legal move, bad FEN).
     pub skipped: Vec<(String, String)>,
 }
@@ -80,6 +82,7 @@ pub fn run_bench(depth: u32, params: &Params, hash_mb: usize) -> BenchResult {
         let r = s.search(&pos, &limits, &stop, &mut |_| {});
         let st = s.last_stats();
         out.nodes += r.nodes;
+        out.per_position.push(r.nodes);
         out.cutoffs += st.cutoffs;
         first += st.first_move_cutoffs;
         out.positions += 1;
@@ -117,38 +120,58 @@ pub fn run_ablation(depth: u32) -> Vec<(String, BenchResult)> {
         .collect()
 }
 
-/// The ablation table: configuration, total nodes, change against the first row in %, NPS,
-/// time and first-move cutoff rate; plus the whole family's reduction against none.
+/// Geometric mean over positions of `b`'s nodes relative to `a`'s, minus one: a change that
+/// one position with a huge tree cannot dominate (`None` if the position lists differ).
+pub fn geomean_change(a: &BenchResult, b: &BenchResult) -> Option<f64> {
+    if a.per_position.len() != b.per_position.len() || a.per_position.is_empty() {
+        return None;
+    }
+    let sum: f64 = a
+        .per_position
+        .iter()
+        .zip(&b.per_position)
+        .map(|(&x, &y)| (y.max(1) as f64 / x.max(1) as f64).ln())
+        .sum();
+    Some((sum / a.per_position.len() as f64).exp() - 1.0)
+}
+
+/// The ablation table: configuration, total nodes, change against the first row in % (of the
+/// totals, and as the geometric mean of per-position ratios), NPS, time and first-move cutoff
+/// rate; then the whole family's reduction against none.
 pub fn format_ablation(depth: u32, rows: &[(String, BenchResult)]) -> String {
-    let base = rows.first().map_or(1, |(_, r)| r.nodes.max(1)) as f64;
+    let Some((_, first)) = rows.first() else {
+        return String::new();
+    };
+    let base = first.nodes.max(1) as f64;
     let mut out = format!(
-        "Ablation at depth {depth}, {} positions\n{:<28} {:>12} {:>9} {:>9} {:>8} {:>9}\n",
-        rows.first().map_or(0, |(_, r)| r.positions),
+        "Ablation at depth {depth}, {} positions\n{:<28} {:>12} {:>10} {:>10} {:>9} {:>8} {:>9}\n",
+        first.positions,
         "configuration",
         "nodes",
         "vs all-on",
+        "(geomean)",
         "nps",
         "time ms",
         "1st-cut %"
     );
     for (label, r) in rows {
         out.push_str(&format!(
-            "{:<28} {:>12} {:>+8.1}% {:>9} {:>8} {:>8.1}%\n",
+            "{:<28} {:>12} {:>+9.1}% {:>+9.1}% {:>9} {:>8} {:>8.1}%\n",
             label,
             r.nodes,
             (r.nodes as f64 / base - 1.0) * 100.0,
+            geomean_change(first, r).unwrap_or(f64::NAN) * 100.0,
             r.nps,
             r.time_ms,
             r.first_move_cutoff_rate * 100.0
         ));
     }
-    if let (Some((_, on)), Some((_, off))) = (rows.first(), rows.last()) {
-        if rows.len() > 1 {
-            out.push_str(&format!(
-                "whole history family vs none: {:+.1}% nodes\n",
-                (on.nodes as f64 / off.nodes.max(1) as f64 - 1.0) * 100.0
-            ));
-        }
+    if let Some((_, none)) = rows.last().filter(|_| rows.len() > 1) {
+        out.push_str(&format!(
+            "whole history family vs none: {:+.1}% nodes (total), {:+.1}% (geomean per position)\n",
+            (first.nodes as f64 / none.nodes.max(1) as f64 - 1.0) * 100.0,
+            geomean_change(none, first).unwrap_or(f64::NAN) * 100.0
+        ));
     }
     out
 }
@@ -156,6 +179,26 @@ pub fn format_ablation(depth: u32, rows: &[(String, BenchResult)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn geomean_change_hand_worked() {
+        let a = BenchResult {
+            per_position: vec![100, 400],
+            ..BenchResult::default()
+        };
+        let b = BenchResult {
+            per_position: vec![200, 200],
+            ..BenchResult::default()
+        };
+        // Ratios 2 and 1/2: geometric mean 1, no change, though the totals differ.
+        assert!(geomean_change(&a, &b).is_some_and(|c| c.abs() < 1e-12));
+        let c = BenchResult {
+            per_position: vec![400, 1600],
+            ..BenchResult::default()
+        };
+        assert!(geomean_change(&a, &c).is_some_and(|x| (x - 3.0).abs() < 1e-12));
+        assert_eq!(geomean_change(&a, &BenchResult::default()), None);
+    }
 
     #[test]
     fn bench_set_and_skips() {
