@@ -161,7 +161,10 @@ fn load_book(c: &CommonArgs) -> anyhow::Result<Book> {
             book.warn_skipped();
             Ok(book)
         }
-        None => Ok(Book::startpos()),
+        None => {
+            eprintln!("warning: no --openings: every pair starts from the initial position");
+            Ok(Book::startpos())
+        }
     }
 }
 
