@@ -5,7 +5,7 @@ mod common;
 
 use std::process::{Command, Output};
 
-use clio_search::{param_specs, run_bench, Params, BENCH_HASH_MB};
+use clio_search::{param_specs, run_bench, switch_specs, Params, BENCH_HASH_MB};
 use common::{chess, clio_path, legal, perft_suite};
 
 fn clio(args: &[&str]) -> Output {
@@ -124,4 +124,40 @@ fn bad_arguments_exit_2_naming_the_argument() {
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+}
+
+/// `clio bench --ablation 1`: a row per configuration (all on, each switch flipped, all history
+/// off), and the all-on row counts the same nodes as `clio bench 1`.
+#[test]
+fn ablation_table_has_every_configuration() {
+    let out = clio(&["bench", "--ablation", "1"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            l.starts_with("all ")
+                || switch_specs()
+                    .iter()
+                    .any(|s| l.starts_with(&format!("{} ", s.name)))
+        })
+        .collect();
+    assert_eq!(rows.len(), switch_specs().len() + 2, "{text}");
+    for s in switch_specs() {
+        assert!(
+            rows.iter().any(|r| r.starts_with(s.name)),
+            "{}: {text}",
+            s.name
+        );
+    }
+    let all_on_nodes = rows[0]
+        .split_whitespace()
+        .find_map(|w| w.parse::<u64>().ok())
+        .expect("node column");
+    let bench = stdout(&clio(&["bench", "1"]));
+    let last = bench.lines().last().unwrap_or_default();
+    assert_eq!(
+        last.split_whitespace().next(),
+        Some(all_on_nodes.to_string().as_str())
+    );
 }
