@@ -706,6 +706,80 @@ mod tests {
         assert!(refused("go perft").contains("go perft N"));
     }
 
+    /// Random lines from a vocabulary of UCI words, numbers of every size and junk: the layer
+    /// never panics, and a `go` (other than `go perft`) always yields a search, so a GUI
+    /// always gets its `bestmove`.
+    #[test]
+    fn random_lines_never_panic_and_go_always_searches() {
+        const WORDS: &[&str] = &[
+            "go",
+            "position",
+            "startpos",
+            "fen",
+            "moves",
+            "e2e4",
+            "e7e5",
+            "0000",
+            "e7e8q",
+            "depth",
+            "300",
+            "-1",
+            "1234567890123",
+            "99999999999999999999999",
+            "wtime",
+            "btime",
+            "winc",
+            "binc",
+            "movestogo",
+            "movetime",
+            "nodes",
+            "mate",
+            "ponder",
+            "infinite",
+            "searchmoves",
+            "setoption",
+            "name",
+            "value",
+            "Hash",
+            "perft",
+            "x",
+            "",
+            "8/8/8/4k3/8/8/8/4K3",
+            "w",
+            "b",
+            "-",
+            "0",
+            "1",
+            "KQkq",
+            "stop",
+            "isready",
+        ];
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |n: usize| {
+            // xorshift64 (Marsaglia 2003).
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let len = 1 + next(9);
+            let mut words: Vec<&str> = (0..len).map(|_| WORDS[next(WORDS.len())]).collect();
+            if next(2) == 0 {
+                words.insert(0, "go");
+            }
+            let line = words.join(" ");
+            let parsed = parse_line(&line);
+            let tokens: Vec<&str> = line.split_whitespace().collect();
+            if tokens.first() == Some(&"go") && tokens.get(1) != Some(&"perft") {
+                assert!(
+                    matches!(parsed, Input::Command(Command::Go(_), _)),
+                    "{line:?} gave {parsed:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn never_panics_on_hostile_lines() {
         let lines = [
