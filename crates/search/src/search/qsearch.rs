@@ -1,0 +1,117 @@
+//! Quiescence search: stand pat, then captures and queen promotions (every evasion when in
+//! check) with delta pruning, SEE pruning and a move-count limit, so the leaves of the main
+//! search are quiet.
+
+use clio_board::shakmaty::Role;
+use clio_board::{see_ge, see_value, Move16, Position};
+
+use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::eval::evaluate;
+use crate::movepick::{is_noisy, piece_to, MovePicker};
+use crate::tt::Bound;
+
+impl Worker<'_> {
+    /// Quiescence search of `pos` at `ply` in the window `(alpha, beta)`.
+    pub(super) fn qsearch(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(pos.chess()) };
+        }
+        let key = pos.key();
+        let tt_hit = self.tt.probe(key, ply);
+        if let Some(h) = tt_hit {
+            if match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+                Bound::None => false,
+            } {
+                return h.score;
+            }
+        }
+        let mut best = -INF;
+        let mut static_eval = 0;
+        if !in_check {
+            static_eval = tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval);
+            if static_eval >= beta {
+                return static_eval;
+            }
+            alpha = alpha.max(static_eval);
+            best = static_eval;
+        }
+        let orig_alpha = alpha;
+        let tt_move = tt_hit.map_or(Move16::NONE, |h| h.mv);
+        let mut picker = MovePicker::new_qsearch(tt_move, in_check);
+        let mut best_move = Move16::NONE;
+        let mut any = false;
+        let p = self.params;
+        let futility_base = static_eval + p.qs_futility_margin;
+        let mut searched = 0;
+        while let Some(m) = picker.next(pos.chess(), self.hist, p) {
+            any = true;
+            if best > -MATE_BOUND {
+                if !in_check {
+                    if searched >= p.qs_move_limit {
+                        break;
+                    }
+                    // Delta pruning: even winning the victim cannot lift the score to alpha.
+                    let gain = m.capture().map_or(0, see_value)
+                        + m.promotion()
+                            .map_or(0, |r| see_value(r) - see_value(Role::Pawn));
+                    if futility_base + gain <= alpha {
+                        best = best.max(futility_base + gain);
+                        continue;
+                    }
+                    if !see_ge(pos.chess(), &m, p.qs_see_margin) {
+                        continue;
+                    }
+                } else if !is_noisy(&m) {
+                    // In check with a non-losing evasion found: skip the quiet evasions.
+                    continue;
+                }
+            }
+            let pt = piece_to(pos.chess(), &m);
+            searched += 1;
+            pos.play(&m);
+            self.stack[ply].pt = Some(pt);
+            let score = -self.qsearch(pos, -beta, -alpha, ply + 1);
+            pos.undo();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Move16::new(&m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && !any {
+            return -MATE + ply as i32;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, best, static_eval, 0, bound, ply);
+        best
+    }
+}
