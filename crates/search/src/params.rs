@@ -68,9 +68,12 @@ macro_rules! define_params {
             $(#[doc = $help] pub $sfield: bool,)*
         }
 
+        /// The shipped values, as a constant.
+        pub const DEFAULTS: Params = Params { $($field: $def,)* $($sfield: $sdef,)* };
+
         impl Default for Params {
             fn default() -> Self {
-                Params { $($field: $def,)* $($sfield: $sdef,)* }
+                DEFAULTS
             }
         }
 
