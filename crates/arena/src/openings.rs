@@ -79,7 +79,8 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 30, allow_negative_numbers = true)]
     pub max_cp: i64,
     /// Start from the positions of this EPD or PGN book (`.pgn` is PGN) instead of the start
-    /// position; each candidate picks one at random.
+    /// position; each candidate picks one at random (with `--plies 0`, each is taken once in
+    /// file order: the book is filtered).
     #[arg(long)]
     pub input: Option<PathBuf>,
     /// Give up after this many candidates (default: 1000 per position asked for).
@@ -108,7 +109,8 @@ pub struct Config {
     pub max_cp: i64,
     /// Candidates tried at most.
     pub max_candidates: u64,
-    /// Start positions; each candidate picks one at random.
+    /// Start positions; each candidate picks one at random, or with `plies == 0` candidate `i`
+    /// is start `i` (and there are no more candidates than starts).
     pub starts: Vec<Chess>,
     /// Longest wait for one search.
     pub deadline: Duration,
@@ -383,9 +385,17 @@ fn produce(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        tally.candidates += 1;
         let mut rng = walk::candidate_rng(config.seed, index);
-        let start = &config.starts[rng.gen_range(0..config.starts.len())];
+        let start = if config.plies == 0 {
+            // Filtering a book: each input position once, in file order.
+            match config.starts.get(index as usize) {
+                Some(s) => s,
+                None => break,
+            }
+        } else {
+            &config.starts[rng.gen_range(0..config.starts.len())]
+        };
+        tally.candidates += 1;
         let pos = match walk::random_walk(start, config.plies, &mut rng) {
             Some(p) if !p.is_game_over() => p,
             _ => {

@@ -192,5 +192,11 @@ rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2
     assert!(out.openings[0]
         .fen
         .starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"));
-    assert!(out.tally.in_check > 0 && out.tally.duplicates > 0 && out.tally.outside > 0);
+    // Each input line is a candidate, once: one duplicate, one in check, one out of the window.
+    let t = out.tally;
+    assert_eq!(
+        (t.candidates, t.duplicates, t.in_check, t.outside),
+        (4, 1, 1, 1),
+        "{t:?}"
+    );
 }
