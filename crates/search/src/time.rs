@@ -23,9 +23,12 @@ pub struct TimeBudget {
 /// Budget for the side `us` under `limits`.
 ///
 /// `movetime`: hard = soft = movetime − overhead. Clock: with `time` left after the overhead
-/// and `mtg` moves to go (default 25), soft = time/mtg + 3/4·inc and hard = min(time/2 (or
-/// 9/10·time when mtg = 1), 5·soft), soft ≤ hard, both at least 1 ms. `infinite`, or no
-/// clock and no movetime: unbounded.
+/// and `mtg` moves to go (default 25), soft = min(time/mtg + 3/4·inc, time/8) and hard =
+/// min(4·soft, time/4) (or 3/4·time when mtg = 1), soft ≤ hard, both at least 1 ms. The
+/// `time/8` cap keeps a reserve: on a short clock a move never costs more than an eighth of
+/// what is left, so the clock settles near 8× the increment instead of draining to zero (with
+/// soft = time/mtg + 3/4·inc alone, any overshoot of the limit makes each move cost more than
+/// the increment gives back). `infinite`, or no clock and no movetime: unbounded.
 pub fn budget(limits: &Limits, us: Color) -> TimeBudget {
     if limits.infinite {
         return TimeBudget::default();
@@ -50,9 +53,9 @@ pub fn budget(limits: &Limits, us: Color) -> TimeBudget {
         .movestogo
         .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.max(1)));
     // The increment counts only when it can be spent: never more than what is left.
-    let soft = (left / mtg + inc * 3 / 4).min(left);
-    let cap = if mtg == 1 { left * 9 / 10 } else { left / 2 };
-    let hard = cap.min(soft * 5).max(MIN_LIMIT_MS);
+    let soft = (left / mtg + inc * 3 / 4).min(left / 8);
+    let cap = if mtg == 1 { left * 3 / 4 } else { left / 4 };
+    let hard = cap.min(soft * 4).max(MIN_LIMIT_MS);
     TimeBudget {
         soft_ms: Some(soft.min(hard).max(MIN_LIMIT_MS)),
         hard_ms: Some(hard),
@@ -72,20 +75,35 @@ mod tests {
             move_overhead_ms: 10,
             ..Limits::default()
         };
-        // White: left 59990, soft 59990/25 + 750 = 3149, hard min(29995, 15745) = 15745.
+        // White: left 59990, soft min(59990/25 + 750, 7498) = 3149, hard min(14997, 12596).
         assert_eq!(
             budget(&l, Color::White),
             TimeBudget {
                 soft_ms: Some(3149),
-                hard_ms: Some(15745)
+                hard_ms: Some(12596)
             }
         );
-        // Black, 1 s, no increment: left 990, soft 39, hard min(495, 195) = 195.
+        // Black, 1 s, no increment: left 990, soft min(39, 123) = 39, hard min(247, 156) = 156.
         assert_eq!(
             budget(&l, Color::Black),
             TimeBudget {
                 soft_ms: Some(39),
-                hard_ms: Some(195)
+                hard_ms: Some(156)
+            }
+        );
+        // A short clock with increment keeps a reserve: 100 ms left (90 after the overhead) and
+        // 20 ms increment: soft min(3 + 15, 11) = 11, hard min(22, 44) = 22, below the increment.
+        let short = Limits {
+            wtime_ms: Some(100),
+            winc_ms: 20,
+            move_overhead_ms: 10,
+            ..Limits::default()
+        };
+        assert_eq!(
+            budget(&short, Color::White),
+            TimeBudget {
+                soft_ms: Some(11),
+                hard_ms: Some(22)
             }
         );
         // Less time than the overhead: 1 ms limits, never a negative budget.
@@ -95,14 +113,14 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(budget(&tiny, Color::White).hard_ms, Some(MIN_LIMIT_MS));
-        // Huge increment with little time left: never more than half of what is left.
+        // Huge increment with little time left: never more than a quarter of what is left.
         let inc = Limits {
             wtime_ms: Some(1_000),
             winc_ms: 5_000,
             ..Limits::default()
         };
         let b = budget(&inc, Color::White);
-        assert!(b.hard_ms <= Some(500) && b.soft_ms <= b.hard_ms, "{b:?}");
+        assert!(b.hard_ms <= Some(250) && b.soft_ms <= b.hard_ms, "{b:?}");
         let mt = Limits {
             movetime_ms: Some(100),
             move_overhead_ms: 10,
