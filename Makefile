@@ -44,11 +44,12 @@ TC          ?= $(if $(BASE),8+0.08,1+0.01)
 CONCURRENCY ?= 2
 ELO0        ?= 0
 ELO1        ?= $(if $(BASE),5,20)
-OPENINGS    ?= openings/seed.epd
+OPENINGS    ?= openings/clio-balanced.epd
+SEED        ?= 1
 MAXGAMES    ?= 20000
 SPRT_FLAGS  ?=
 SPRT_COMMON  = --tc $(TC) --concurrency $(CONCURRENCY) --elo0 $(ELO0) --elo1 $(ELO1) \
-               --openings $(OPENINGS) --max-games $(MAXGAMES) \
+               --openings $(OPENINGS) --order random --seed $(SEED) --max-games $(MAXGAMES) \
                --pgn out/sprt.pgn --json out/sprt.json --plot out/sprt.svg $(SPRT_FLAGS)
 
 sprt:
@@ -61,3 +62,18 @@ ifeq ($(BASE),)
 else
 	$(RELEASE)/arena sprt --base-ref $(BASE) --dev-ref $(or $(DEV),HEAD) $(SPRT_COMMON)
 endif
+
+# ---- make spsa · make openings -----------------------------------------------------------------
+# `make spsa CONFIG=tuning/history.toml`: SPSA over the campaign's constants (tuning/README.md);
+# the same command resumes a stopped run. Extra arena flags go in SPSA_FLAGS.
+CONFIG     ?= tuning/history.toml
+SPSA_FLAGS ?=
+spsa:
+	$(CARGO) build --release -p clio -p clio-arena
+	$(RELEASE)/arena spsa $(CONFIG) $(SPSA_FLAGS)
+
+# Regenerates the shipped opening books (windows, counts and engine: openings/README.md).
+openings:
+	$(CARGO) build --release -p clio -p clio-arena
+	$(RELEASE)/arena openings --engine $(RELEASE)/clio --nodes 10000 --plies 8 --count 4000 --min-cp -30 --max-cp 30 --seed 1 --threads 2 --out openings/clio-balanced.epd
+	$(RELEASE)/arena openings --engine $(RELEASE)/clio --nodes 10000 --plies 8 --count 1500 --min-cp 80 --max-cp 120 --seed 2 --threads 2 --out openings/clio-uho.epd

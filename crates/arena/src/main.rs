@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use clio_arena::openings::{self, OpeningsArgs};
 use clio_arena::runner::commands::{self, MatchArgs, SprtArgs};
+use clio_arena::spsa::{self, SpsaArgs};
 use clio_arena::stats_cmd::{self, StatsArgs};
 
 /// Plays UCI engines against each other, decides with a pentanomial SPRT, computes statistics.
@@ -26,6 +28,10 @@ enum Command {
     Gauntlet(Box<MatchArgs>),
     /// The SPRT/Elo calculator on given pentanomial or W/D/L counts.
     Stats(StatsArgs),
+    /// SPSA: tunes engine options from a TOML campaign by self-play (OpenBench's semantics).
+    Spsa(Box<SpsaArgs>),
+    /// Makes an EPD opening book of random positions an engine scores inside a window.
+    Openings(Box<OpeningsArgs>),
 }
 
 /// Runs a subcommand; returns the process exit code.
@@ -35,6 +41,8 @@ fn dispatch(command: Command) -> anyhow::Result<i32> {
         Command::Match(a) => commands::run_match(&a, false),
         Command::Gauntlet(a) => commands::run_match(&a, true),
         Command::Stats(a) => stats_cmd::run(&a).map(|()| 0),
+        Command::Spsa(a) => spsa::run(&a).map(|()| 0),
+        Command::Openings(a) => openings::run(&a).map(|()| 0),
     }
 }
 
