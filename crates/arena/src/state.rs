@@ -239,20 +239,26 @@ impl State {
             path: path.to_path_buf(),
             detail: e.to_string(),
         })?;
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        let mut f = fs::File::create(&tmp).map_err(io)?;
-        f.write_all(text.as_bytes()).map_err(io)?;
-        f.write_all(b"\n").map_err(io)?;
-        f.sync_all().map_err(io)?;
-        fs::rename(&tmp, path).map_err(io)
+        write_atomic(path, &text).map_err(io)
     }
 
     /// Number of games counted.
     pub fn games(&self) -> u64 {
         self.tallies.iter().map(Tally::games).sum()
     }
+}
+
+/// Writes `text` and a newline to `path` atomically: to `PATH.tmp`, synced, then renamed over
+/// `PATH`, so a reader (or a resumed run after a crash) sees the old file or the new one whole.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut f = fs::File::create(&tmp)?;
+    f.write_all(text.as_bytes())?;
+    f.write_all(b"\n")?;
+    f.sync_all()?;
+    fs::rename(&tmp, path)
 }
 
 #[cfg(test)]
