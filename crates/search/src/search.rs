@@ -124,10 +124,16 @@ impl Searcher {
             .probe(root.key(), 0)
             .and_then(|h| h.mv.to_move(root.chess()))
             .unwrap_or(legal[0]);
+        // The `fixed-params` feature builds the search on the compile-time defaults, for
+        // measuring what reading the runtime registry costs (bench NPS with and without it).
+        #[cfg(feature = "fixed-params")]
+        let params = &crate::params::DEFAULTS;
+        #[cfg(not(feature = "fixed-params"))]
+        let params = &self.params;
         let mut w = Worker::new(
             &mut self.tt,
             &mut self.hist,
-            &self.params,
+            params,
             stop,
             start,
             limits,
