@@ -62,3 +62,53 @@ fn a_much_stronger_dev_is_accepted_as_h1() {
     assert!(svg.starts_with("<svg") && svg.contains("LLR") && svg.trim_end().ends_with("</svg>"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Clio against itself with every history heuristic switched off by UCI options (the same
+/// handicap `make sprt` uses), at a node limit from the shipped balanced book: H1 accepted.
+#[test]
+fn clio_against_clio_without_history_is_accepted_as_h1() {
+    let clio = root().join("target/release/clio");
+    if !clio.is_file() {
+        eprintln!("skipped: target/release/clio is not built (make test builds it first)");
+        return;
+    }
+    let clio = clio.to_string_lossy().into_owned();
+    let book = root().join("openings/clio-balanced.epd");
+    let mut cmd = arena();
+    cmd.args(["sprt", "--dev-cmd", &clio, "--base-cmd", &clio])
+        .args(["--dev-name", "clio", "--base-name", "clio-nohistory"]);
+    for switch in [
+        "UseHistory",
+        "UseMalus",
+        "UseKillers",
+        "UseCountermove",
+        "UseContHist1",
+        "UseContHist2",
+        "UseContHist4",
+        "UseContHist6",
+        "UseCaptureHistory",
+        "UseHistoryLmr",
+        "UseHistoryPruning",
+    ] {
+        cmd.args(["--base-option", &format!("{switch}=false")]);
+    }
+    let out = cmd
+        .args(["--nodes", "3000", "--maxmoves", "100", "--concurrency", "2"])
+        .args(["--resign", "movecount=3,score=600"])
+        .arg("--openings")
+        .arg(&book)
+        .args(["--order", "random", "--seed", "5"])
+        .args(["--elo0", "0", "--elo1", "40", "--max-games", "600"])
+        .output()
+        .unwrap();
+    let (o, e) = texts(&out);
+    assert!(out.status.success(), "{o}\n{e}");
+    assert!(
+        o.contains("SPRT ([0.00, 40.00]) completed - H1 was accepted"),
+        "{o}"
+    );
+    let (games, w, l, d) = games_line(&o);
+    assert_eq!(w + l + d, games);
+    assert!(w > l, "{o}");
+    assert_eq!(ptnml(&o).iter().sum::<u64>() * 2, games);
+}
