@@ -3,28 +3,15 @@
 //! option checks, a search, restart, and the process group killed on drop. Skipped with a note
 //! when Stockfish is not installed.
 
+mod runner_common;
+use runner_common::stockfish;
+
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clio_arena::engine::{Engine, EngineConfig, EngineError, SearchEnd};
 use clio_arena::uci::{OptionKind, OptionValueError};
-
-fn stockfish() -> Option<String> {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ci/find-engine.sh");
-    let out = Command::new("bash")
-        .arg(script)
-        .arg("stockfish")
-        .output()
-        .ok()?;
-    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    if !out.status.success() || path.is_empty() {
-        eprintln!("skipping: stockfish is not installed (bash ci/setup.sh installs it)");
-        return None;
-    }
-    Some(path)
-}
 
 fn config(path: &str, options: &[(&str, &str)]) -> EngineConfig {
     EngineConfig {

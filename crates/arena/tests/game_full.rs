@@ -3,7 +3,9 @@
 //! moves, result and termination. Skipped with a note when Stockfish or python-chess is missing
 //! (`bash ci/setup.sh` installs both).
 
-use std::path::PathBuf;
+mod runner_common;
+use runner_common::stockfish;
+
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -15,21 +17,6 @@ use clio_arena::game::{
 };
 use clio_arena::pgn::to_pgn;
 use shakmaty::{Chess, Position};
-
-fn stockfish() -> Option<String> {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ci/find-engine.sh");
-    let out = Command::new("bash")
-        .arg(script)
-        .arg("stockfish")
-        .output()
-        .ok()?;
-    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    if !out.status.success() || path.is_empty() {
-        eprintln!("skipping: stockfish is not installed (bash ci/setup.sh installs it)");
-        return None;
-    }
-    Some(path)
-}
 
 fn engine(path: &str, name: &str) -> Engine {
     let config = EngineConfig {
