@@ -3,11 +3,18 @@ EXE    ?= clio
 CARGO  ?= cargo
 RELEASE = target/release
 
-.PHONY: all build test bench ablation sprt spsa openings fmt clippy clean
+.PHONY: all native build test bench ablation sprt spsa openings fmt clippy clean
 
-# `make EXE=<name>` builds the engine to that file name (OpenBench's client calls it so).
-all: build
+# `make EXE=<name>` builds the engine alone (not the whole workspace) to that file name: the
+# OpenBench client runs `make -j EXE=<name>`. `make native EXE=<name>` builds for this machine's
+# CPU (`-C target-cpu=native`, as Rust engines on OpenBench do); it is not portable.
+all:
+	$(CARGO) build --release -p clio
 	@if [ "$(EXE)" != "$(RELEASE)/clio" ]; then cp $(RELEASE)/clio "$(EXE)"; fi
+
+native:
+	RUSTFLAGS="$(RUSTFLAGS) -C target-cpu=native" $(CARGO) build --release -p clio --target-dir target/native
+	cp target/native/release/clio "$(EXE)"
 
 build:
 	$(CARGO) build --release --workspace
