@@ -1,6 +1,7 @@
 //! clio-arena: the lab. Plays UCI engines against each other, decides with a pentanomial SPRT,
 //! tunes with SPSA, makes opening books. Talks to every engine, Clio included, only over UCI.
 
+pub mod ablate;
 pub mod book;
 pub mod engine;
 pub mod game;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use clio_arena::ablate::{self, AblateArgs};
 use clio_arena::openings::{self, OpeningsArgs};
 use clio_arena::runner::commands::{self, MatchArgs, SprtArgs};
 use clio_arena::spsa::{self, SpsaArgs};
@@ -32,6 +33,8 @@ enum Command {
     Spsa(Box<SpsaArgs>),
     /// Makes an EPD opening book of random positions an engine scores inside a window.
     Openings(Box<OpeningsArgs>),
+    /// The Elo of each heuristic: one SPRT per flipped setting, defaults against flipped.
+    Ablate(Box<AblateArgs>),
 }
 
 /// Runs a subcommand; returns the process exit code.
@@ -43,6 +46,7 @@ fn dispatch(command: Command) -> anyhow::Result<i32> {
         Command::Stats(a) => stats_cmd::run(&a).map(|()| 0),
         Command::Spsa(a) => spsa::run(&a).map(|()| 0),
         Command::Openings(a) => openings::run(&a).map(|()| 0),
+        Command::Ablate(a) => ablate::run_ablate(&a),
     }
 }
 

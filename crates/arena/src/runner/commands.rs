@@ -185,7 +185,7 @@ fn seed(c: &CommonArgs) -> u64 {
 }
 
 /// Builds the plan common to every command.
-fn plan(
+pub fn plan(
     c: &CommonArgs,
     engines: Vec<EngineConfig>,
     pairings: Vec<(usize, usize)>,
@@ -289,12 +289,18 @@ fn exit_code(e: Ending) -> i32 {
     }
 }
 
+/// An SPRT's game cap must leave room for one pair.
+pub fn validate_sprt_cap(max_games: u64) -> anyhow::Result<()> {
+    if max_games < 2 {
+        bail!("the game cap must be at least 2 (one pair), not {max_games}");
+    }
+    Ok(())
+}
+
 /// Runs `arena sprt`; returns the process exit code.
 pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
     let sprt = SprtConfig::new(a.elo0, a.elo1, a.alpha, a.beta, a.model)?;
-    if a.max_games < 2 {
-        bail!("--max-games must be at least 2 (one pair)");
-    }
+    validate_sprt_cap(a.max_games)?;
     // Validate everything cheap before building any ref.
     settings(&a.common)?;
     let common = parse_options(&a.common.options)?;
