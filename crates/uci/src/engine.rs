@@ -1,6 +1,7 @@
 //! The UCI loop. The main thread reads stdin and answers at once (`isready`, `stop`, option
 //! refusals); a worker thread owns the `Searcher` and runs searches and perft one after another,
-//! so `stop` and `isready` are answered even deep in a search.
+//! so `stop` and `isready` are answered even deep in a search, and `stop` and `quit` end a
+//! perft as they end a search.
 
 use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -11,7 +12,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use clio_board::shakmaty::{Chess, Color, Move, Position as _, Role, Square};
-use clio_board::{perft, Move16, Position};
+use clio_board::{perft_divide_until, Move16, Position};
 use clio_search::{time::budget, Info, Limits, Params, Score, SearchResult, Searcher};
 
 use crate::input::{self, Command, Go, Input, Start};
@@ -41,11 +42,11 @@ fn note(message: &str) {
 /// Flags shared between the loop and one search.
 #[derive(Debug, Default)]
 struct Flags {
-    /// Set by `stop`, `quit`, a new `go`, or the ponderhit timer.
+    /// Set by `stop`, `quit`, a new `go`, or the ponderhit timer; ends a search or a perft.
     stop: AtomicBool,
     /// True while a `go ponder` search waits for `ponderhit`.
     pondering: AtomicBool,
-    /// Set by the worker once the search's `bestmove` is out.
+    /// Set by the worker once the search's `bestmove` (or the perft's total) is out.
     done: AtomicBool,
 }
 
@@ -63,6 +64,7 @@ enum Job {
     Perft {
         position: Box<Chess>,
         depth: u32,
+        flags: Arc<Flags>,
     },
     NewGame {
         hash_mb: usize,
@@ -76,12 +78,10 @@ pub struct Engine {
     settings: Settings,
     /// Limits of the running `go ponder`, for the budget at `ponderhit`.
     ponder_limits: Option<(Limits, Color)>,
-    /// Searches sent to the worker whose `bestmove` is not out yet (the newest last).
+    /// Searches and perfts sent to the worker that have not ended yet (the newest last).
     pending: Vec<Arc<Flags>>,
     jobs: Option<Sender<Job>>,
     worker: Option<JoinHandle<()>>,
-    /// Set at `quit`: the worker skips the perft jobs still queued.
-    quitting: Arc<AtomicBool>,
 }
 
 impl Engine {
@@ -90,12 +90,10 @@ impl Engine {
         let settings = Settings::default();
         let (tx, rx) = channel();
         let hash_mb = settings.hash_mb;
-        let quitting = Arc::new(AtomicBool::new(false));
-        let worker_quitting = quitting.clone();
         let worker = thread::Builder::new()
             .name("clio-search".to_string())
             .stack_size(64 << 20)
-            .spawn(move || worker(rx, hash_mb, &worker_quitting))
+            .spawn(move || worker(rx, hash_mb))
             .ok();
         if worker.is_none() {
             note("could not start the search thread");
@@ -107,7 +105,6 @@ impl Engine {
             pending: Vec::new(),
             jobs: Some(tx),
             worker,
-            quitting,
         }
     }
 
@@ -155,7 +152,8 @@ impl Engine {
         }
     }
 
-    /// Stops every search not yet answered.
+    /// Stops every search and perft not yet ended (a queued one then ends as soon as it starts:
+    /// a search with its `bestmove`, a perft with an `info string`).
     fn stop_all(&mut self) {
         for flags in self.pending.drain(..) {
             flags.stop.store(true, Ordering::SeqCst);
@@ -195,8 +193,15 @@ impl Engine {
             },
             Command::Go(go) => self.go(&go),
             Command::Perft(depth) => {
+                self.pending.retain(|f| !f.done.load(Ordering::SeqCst));
+                let flags = Arc::new(Flags::default());
+                self.pending.push(flags.clone());
                 let position = Box::new(self.position.chess().clone());
-                self.submit(Job::Perft { position, depth });
+                self.submit(Job::Perft {
+                    position,
+                    depth,
+                    flags,
+                });
             }
             Command::Stop => self.stop_all(),
             Command::PonderHit => self.ponderhit(),
@@ -274,7 +279,6 @@ impl Engine {
     }
 
     fn shutdown(&mut self) {
-        self.quitting.store(true, Ordering::SeqCst);
         self.stop_all();
         self.jobs = None;
         if let Some(worker) = self.worker.take() {
@@ -346,7 +350,7 @@ pub fn bestmove_line(root: &Chess, result: &SearchResult) -> String {
     line
 }
 
-fn worker(jobs: Receiver<Job>, hash_mb: usize, quitting: &AtomicBool) {
+fn worker(jobs: Receiver<Job>, hash_mb: usize) {
     let mut searcher = Searcher::new(hash_mb);
     let mut current_hash = hash_mb;
     while let Ok(job) = jobs.recv() {
@@ -393,10 +397,13 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize, quitting: &AtomicBool) {
                 send(&bestmove_line(position.chess(), &result));
                 flags.done.store(true, Ordering::SeqCst);
             }
-            Job::Perft { position, depth } => {
-                if !quitting.load(Ordering::SeqCst) {
-                    run_go_perft(&position, depth);
-                }
+            Job::Perft {
+                position,
+                depth,
+                flags,
+            } => {
+                run_go_perft(&position, depth, &flags.stop);
+                flags.done.store(true, Ordering::SeqCst);
             }
             Job::NewGame { hash_mb } => {
                 if hash_mb != current_hash {
@@ -411,15 +418,22 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize, quitting: &AtomicBool) {
 }
 
 /// `go perft N` as Stockfish prints it: `move: count` per root move, then `Nodes searched: N`.
-fn run_go_perft(position: &Chess, depth: u32) {
+/// Once `stop` is set it ends with an `info string` saying how far it got instead.
+fn run_go_perft(position: &Chess, depth: u32, stop: &AtomicBool) {
     let start = Instant::now();
     let mut total = 0u64;
-    for (m, count) in clio_board::perft_divide(position, depth) {
+    let mut counted = 0;
+    let finished = perft_divide_until(position, depth, stop, |m, count| {
         send(&format!("{}: {count}", Move16::uci(&m)));
         total += count;
-    }
-    if depth == 0 {
-        total = perft(position, 0);
+        counted += 1;
+    });
+    if !finished {
+        note(&format!(
+            "go perft {depth} stopped after {counted} of {} root moves",
+            position.legal_moves().len()
+        ));
+        return;
     }
     let ms = start.elapsed().as_millis().max(1) as u64;
     send("");
