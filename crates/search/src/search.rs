@@ -14,7 +14,7 @@ use crate::history::{ContRefs, Histories, Killers, PieceTo};
 use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
 use crate::params::Params;
 use crate::time::{budget, TimeBudget};
-use crate::tt::{Bound, Tt};
+use crate::tt::{Bound, Tt, TtAllocError};
 use crate::{Info, Limits, Score, SearchResult};
 
 mod qsearch;
@@ -65,9 +65,11 @@ impl Searcher {
         }
     }
 
-    /// Reallocates the TT (empty) at `mb` megabytes.
-    pub fn resize_hash(&mut self, mb: usize) {
-        self.tt = Tt::new(mb);
+    /// Reallocates the TT (empty) at `mb` megabytes; if the memory cannot be had, the old
+    /// table stays.
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), TtAllocError> {
+        self.tt = Tt::try_new(mb)?;
+        Ok(())
     }
 
     /// Forgets everything learnt: TT and every history table (`ucinewgame`, `Clear Hash`).

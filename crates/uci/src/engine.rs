@@ -56,7 +56,6 @@ enum Job {
         position: Box<Position>,
         limits: Limits,
         params: Box<Params>,
-        hash_mb: usize,
         /// `go infinite`: `bestmove` waits for `stop` even if the search ends by itself.
         go_infinite: bool,
         flags: Arc<Flags>,
@@ -66,9 +65,9 @@ enum Job {
         depth: u32,
         flags: Arc<Flags>,
     },
-    NewGame {
-        hash_mb: usize,
-    },
+    /// A new TT of this many MB; on failure the old one is kept and the GUI told.
+    ResizeHash(usize),
+    NewGame,
     ClearHash,
 }
 
@@ -177,12 +176,12 @@ impl Engine {
             Command::NewGame => {
                 self.stop_all();
                 self.position = Position::startpos();
-                let hash_mb = self.settings.hash_mb;
-                self.submit(Job::NewGame { hash_mb });
+                self.submit(Job::NewGame);
             }
             Command::SetOption { name, value } => {
                 match options::apply(&mut self.settings, &name, value.as_deref()) {
                     Ok(Effect::None) => {}
+                    Ok(Effect::ResizeHash(mb)) => self.submit(Job::ResizeHash(mb)),
                     Ok(Effect::ClearHash) => self.submit(Job::ClearHash),
                     Err(message) => note(&message),
                 }
@@ -241,7 +240,6 @@ impl Engine {
             position: Box::new(self.position.clone()),
             limits,
             params: Box::new(self.settings.params.clone()),
-            hash_mb: self.settings.hash_mb,
             go_infinite: go.infinite,
             flags,
         };
@@ -359,14 +357,9 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                 position,
                 limits,
                 params,
-                hash_mb,
                 go_infinite,
                 flags,
             } => {
-                if hash_mb != current_hash {
-                    searcher.resize_hash(hash_mb);
-                    current_hash = hash_mb;
-                }
                 *searcher.params_mut() = *params;
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     searcher.search(&position, &limits, &flags.stop, &mut |info| {
@@ -405,13 +398,14 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                 run_go_perft(&position, depth, &flags.stop);
                 flags.done.store(true, Ordering::SeqCst);
             }
-            Job::NewGame { hash_mb } => {
-                if hash_mb != current_hash {
-                    searcher.resize_hash(hash_mb);
-                    current_hash = hash_mb;
-                }
-                searcher.clear();
-            }
+            Job::ResizeHash(mb) if mb != current_hash => match searcher.resize_hash(mb) {
+                Ok(()) => current_hash = mb,
+                Err(e) => note(&format!(
+                    "option Hash: {e}; keeping the {current_hash} MB table"
+                )),
+            },
+            Job::ResizeHash(_) => {}
+            Job::NewGame => searcher.clear(),
             Job::ClearHash => searcher.clear(),
         }
     }
