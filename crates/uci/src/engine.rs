@@ -16,6 +16,7 @@ use clio_board::{perft_divide_until, Move16, Position};
 use clio_search::{time::budget, Info, Limits, Params, Score, SearchResult, Searcher};
 
 use crate::input::{self, Command, Go, Input, Start};
+use crate::limits;
 use crate::options::{self, Effect, Settings};
 
 /// Writes one line to stdout. A closed stdout (the GUI went away) is not an error worth a
@@ -210,28 +211,26 @@ impl Engine {
         true
     }
 
+    /// A `go` always gets its own `bestmove`: one that comes while an earlier search or perft
+    /// is still running stops it first (its `bestmove` comes out first), so a `go infinite`
+    /// left running can never hold the new search back.
     fn go(&mut self, go: &Go) {
-        // A `go` during a search waits for it to end, as in Stockfish: the worker takes
-        // jobs in order, and `stop` reaches every search not yet answered.
         self.pending.retain(|f| !f.done.load(Ordering::SeqCst));
+        if !self.pending.is_empty() {
+            note("go: an earlier search or perft was still running; stopped it first");
+            self.stop_all();
+        }
         if !go.searchmoves.is_empty() {
             note("go searchmoves is not supported; searching every move");
         }
-        let mut limits = Limits {
-            depth: go.depth.or(go.mate.map(|m| m.saturating_mul(2))),
-            nodes: go.nodes,
-            movetime_ms: go.movetime,
-            wtime_ms: go.wtime,
-            btime_ms: go.btime,
-            winc_ms: go.winc.unwrap_or(0),
-            binc_ms: go.binc.unwrap_or(0),
-            movestogo: go.movestogo,
-            infinite: go.infinite,
-            move_overhead_ms: self.settings.move_overhead_ms,
-        };
+        let us = self.position.turn();
+        let (mut limits, fallback) = limits::limits(go, us, self.settings.move_overhead_ms);
+        if let Some(message) = fallback {
+            note(&message);
+        }
         let flags = Arc::new(Flags::default());
         if go.ponder {
-            self.ponder_limits = Some((limits.clone(), self.position.turn()));
+            self.ponder_limits = Some((limits.clone(), us));
             limits.infinite = true;
             flags.pondering.store(true, Ordering::SeqCst);
         }
@@ -387,8 +386,10 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                 {
                     thread::sleep(Duration::from_millis(1));
                 }
-                send(&bestmove_line(position.chess(), &result));
+                // Done before the line goes out, so a `go` sent on reading it never finds this
+                // search still running.
                 flags.done.store(true, Ordering::SeqCst);
+                send(&bestmove_line(position.chess(), &result));
             }
             Job::Perft {
                 position,
