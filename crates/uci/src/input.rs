@@ -1,31 +1,36 @@
 //! The input layer: one line of GUI text in, one `Command` (or a refusal) out.
 //!
-//! Parsing is vampirc-uci 0.11.1's, behind a thin guard of ours. Measured gaps of that crate and
-//! what the guard does about each:
-//! - runs of spaces make it drop every move of `position … moves …`: whitespace is collapsed;
-//! - a FEN without the halfmove and fullmove fields is unknown to it: `0 1` is appended;
-//! - `go depth 300`, `go movestogo 300` and `go mate 300` panic (u8 fields): clamped to 255;
-//! - numbers of 13 digits or more are cut to their first 12 digits or make the line unknown:
-//!   clamped to 999 999 999 999 (31 years, or 10^12 nodes) before it sees them;
-//! - `position startpos moves e2e4 0000 e7e5` parses with everything from `0000` on dropped, as
-//!   is anything after a token that is not a move: such a command is refused whole, naming the
-//!   token;
-//! - `go ponder wtime …` loses the ponder flag, and unknown `go` tokens are dropped silently:
-//!   the flag is kept here, unknown tokens are named in a note;
-//! - `setoption name Hash value` (no value) is refused here, naming the option;
-//! - `go perft N` and `d` are not UCI: they never reach it.
+//! vampirc-uci 0.11.1 parses every UCI line once. In front of it, a small normalisation pass
+//! rewrites only what that crate is known to misread (each gap has its own test below):
+//! - runs of spaces or tabs make it drop every move after `moves`: tokens are joined by one space;
+//! - it takes a command word as a prefix (`isreadyx` is `isready`) and drops what follows an
+//!   argument-free command (`quit now`): the first token must be a whole command word, and
+//!   arguments where none belong refuse the line;
+//! - a FEN without the halfmove and fullmove fields is unknown to it: `0 1` is appended; a
+//!   counter of more than 4 digits ends its FEN and drops the moves: clamped to 9999 (noted);
+//! - it stops reading the move list at the first token that is not a move (`0000`, and
+//!   `e7e5x` is read as `e7e5`): a move list with such a token is refused whole, naming it;
+//! - in `go` it stops at the first token it does not know, dropping the rest (or the whole
+//!   line): unknown tokens and keywords without a valid value are left out (noted);
+//! - `go depth|movestogo|mate` over 255 panic (u8 fields) and numbers of 13 digits or more are
+//!   cut: numbers are clamped to 255 and 999 999 999 999 (noted); negative times read as 0;
+//! - `go` holds one time control, so `ponder` and `infinite` beside a clock are lost: both are
+//!   taken out as flags; `movetime` beside a clock is lost: the clock is left out (noted);
+//! - `setoption name X value` with nothing after `value` reads as a button: refused.
 //!
-//! As a last defence the call into vampirc-uci runs under `catch_unwind`, so even a gap not
-//! listed above becomes a refusal, never a crash.
+//! `go perft N` and `d` are not UCI: they never reach it. As a last defence the call into
+//! vampirc-uci runs under `catch_unwind`, so a gap not listed becomes a refusal, never a crash.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use vampirc_uci::{UciMessage, UciTimeControl};
+use vampirc_uci::{Duration, UciMessage, UciSearchControl, UciTimeControl};
 
 /// Largest number handed to vampirc-uci: its grammar reads at most 12 digits.
 const MAX_NUMBER: u64 = 999_999_999_999;
 /// Largest value of vampirc-uci's u8 fields (depth, movestogo, mate).
 const MAX_SMALL: u64 = 255;
+/// Largest FEN move counter vampirc-uci reads (4 digits).
+const MAX_COUNTER: u64 = 9_999;
 
 /// Where `position` starts from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,59 +124,80 @@ pub enum Input {
 /// Reads one line of GUI input. Never panics.
 pub fn parse_line(line: &str) -> Input {
     let tokens: Vec<&str> = line.split_whitespace().collect();
-    let Some(&head) = tokens.first() else {
+    if tokens.is_empty() {
         return Input::Empty;
-    };
-    let args = &tokens[1..];
-    let result = match head {
-        "uci" | "isready" | "ucinewgame" | "stop" | "ponderhit" | "quit" => {
-            simple(head, args).and_then(|()| via_vampirc(head, &tokens))
-        }
-        "debug" => simple_debug(args).and_then(|()| via_vampirc(head, &tokens)),
-        "d" => simple(head, args).map(|()| (Command::Display, Vec::new())),
-        "setoption" => setoption(&tokens),
-        "position" => position(&tokens),
-        "go" if args.first() == Some(&"perft") => go_perft(args),
-        "go" => go(args),
-        _ => Err(format!("unknown command \"{}\"", line.trim())),
-    };
-    match result {
-        Ok((command, notes)) => Input::Command(command, notes),
+    }
+    let mut notes = Vec::new();
+    match read(&tokens, &mut notes) {
+        Ok(command) => Input::Command(command, notes),
         Err(message) => Input::Refused(message),
     }
 }
 
+/// The `go` flags taken out of the line: vampirc-uci's one time control cannot hold them
+/// beside a clock.
+#[derive(Clone, Copy, Debug, Default)]
+struct GoFlags {
+    ponder: bool,
+    infinite: bool,
+}
+
+/// Normalises the line, has vampirc-uci parse it and maps its message to a `Command`.
+fn read(tokens: &[&str], notes: &mut Vec<String>) -> Result<Command, String> {
+    let (head, args) = (tokens[0], &tokens[1..]);
+    let mut flags = GoFlags::default();
+    let line = match head {
+        "d" => return no_args(head, args).map(|()| Command::Display),
+        "go" if args.first() == Some(&"perft") => return go_perft(args),
+        "uci" | "isready" | "ucinewgame" | "stop" | "ponderhit" | "quit" => {
+            no_args(head, args)?;
+            head.to_string()
+        }
+        "debug" if matches!(args, ["on"] | ["off"]) => tokens.join(" "),
+        "debug" => {
+            let got = args.join(" ");
+            return Err(format!("debug expects on or off, got \"{got}\""));
+        }
+        "setoption" => setoption_line(tokens)?,
+        "position" => position_line(args, notes)?,
+        "go" => go_line(args, &mut flags, notes),
+        _ => return Err(format!("unknown command \"{}\"", tokens.join(" "))),
+    };
+    let parsed = catch_unwind(AssertUnwindSafe(|| vampirc_uci::parse_one(&line)));
+    match parsed {
+        Ok(UciMessage::Unknown(..)) => Err(refusal(head, &line)),
+        Ok(message) => command(message, flags),
+        Err(_) => Err(format!("could not parse \"{line}\" (parser failure)")),
+    }
+}
+
 /// A command that takes no arguments.
-fn simple(head: &str, args: &[&str]) -> Result<(), String> {
+fn no_args(head: &str, args: &[&str]) -> Result<(), String> {
     match args.first() {
         None => Ok(()),
         Some(extra) => Err(format!("unexpected \"{extra}\" after {head}")),
     }
 }
 
-fn simple_debug(args: &[&str]) -> Result<(), String> {
-    match args {
-        ["on"] | ["off"] => Ok(()),
-        _ => Err(format!(
-            "debug expects on or off, got \"{}\"",
-            args.join(" ")
-        )),
+/// Why vampirc-uci could not read a normalised line, in the user's terms.
+fn refusal(head: &str, line: &str) -> String {
+    match head {
+        "setoption" => "setoption expects: setoption name <name> [value <value>]".to_string(),
+        "position" => {
+            let fen = line.strip_prefix("position fen ").unwrap_or_default();
+            let fen = fen.split(" moves ").next().unwrap_or_default();
+            match clio_board::parse_fen(fen) {
+                Err(e) => format!("position: {e}"),
+                Ok(_) => format!("position fen: \"{fen}\" is beyond vampirc-uci's FEN grammar"),
+            }
+        }
+        _ => format!("could not parse \"{line}\""),
     }
 }
 
-/// Hands a checked, whitespace-normalised line to vampirc-uci, under `catch_unwind`.
-fn vampirc(line: &str) -> Result<UciMessage, String> {
-    let text = line.to_string();
-    match catch_unwind(AssertUnwindSafe(|| vampirc_uci::parse_one(&text))) {
-        Ok(UciMessage::Unknown(..)) => Err(format!("could not parse \"{line}\"")),
-        Ok(message) => Ok(message),
-        Err(_) => Err(format!("could not parse \"{line}\" (parser failure)")),
-    }
-}
-
-/// Parses a checked line with vampirc-uci and maps the argument-free commands.
-fn via_vampirc(head: &str, tokens: &[&str]) -> Result<(Command, Vec<String>), String> {
-    let command = match vampirc(&tokens.join(" "))? {
+/// vampirc-uci's message as a `Command`, with the flags taken out of a `go` line.
+fn command(message: UciMessage, flags: GoFlags) -> Result<Command, String> {
+    Ok(match message {
         UciMessage::Uci => Command::Uci,
         UciMessage::IsReady => Command::IsReady,
         UciMessage::UciNewGame => Command::NewGame,
@@ -179,37 +205,76 @@ fn via_vampirc(head: &str, tokens: &[&str]) -> Result<(Command, Vec<String>), St
         UciMessage::PonderHit => Command::PonderHit,
         UciMessage::Quit => Command::Quit,
         UciMessage::Debug(on) => Command::Debug(on),
-        other => return Err(format!("{head}: unexpected parse {other:?}")),
-    };
-    Ok((command, Vec::new()))
+        UciMessage::SetOption { name, value } => Command::SetOption {
+            name,
+            value: value.map(|v| v.trim().to_string()),
+        },
+        UciMessage::Position {
+            startpos,
+            fen,
+            moves,
+        } => Command::Position {
+            start: match (startpos, fen) {
+                (true, _) => Start::StartPos,
+                (false, Some(fen)) => Start::Fen(fen.as_str().trim().to_string()),
+                (false, None) => return Err("position: no start position read".to_string()),
+            },
+            moves: moves
+                .iter()
+                .map(|m| m.to_string().to_ascii_lowercase())
+                .collect(),
+        },
+        UciMessage::Go {
+            time_control,
+            search_control,
+        } => Command::Go(go(time_control, search_control, flags)),
+        other => return Err(format!("unexpected message {other}")),
+    })
 }
 
-fn setoption(tokens: &[&str]) -> Result<(Command, Vec<String>), String> {
-    if tokens.get(1) != Some(&"name") || tokens.len() < 3 {
-        return Err("setoption expects: setoption name <name> [value <value>]".to_string());
-    }
-    let value_at = tokens.iter().position(|t| t.eq_ignore_ascii_case("value"));
-    if value_at == Some(2) {
-        return Err("setoption: missing option name".to_string());
-    }
-    if let Some(at) = value_at {
-        if at + 1 == tokens.len() {
-            return Err(format!(
-                "setoption name {}: missing value",
-                tokens[2..at].join(" ")
-            ));
+/// The `Go` of vampirc-uci's time and search control.
+fn go(time: Option<UciTimeControl>, search: Option<UciSearchControl>, flags: GoFlags) -> Go {
+    let ms = |d: Duration| d.num_milliseconds().max(0) as u64;
+    let mut go = Go {
+        ponder: flags.ponder,
+        infinite: flags.infinite,
+        ..Go::default()
+    };
+    match time {
+        Some(UciTimeControl::Infinite) => go.infinite = true,
+        Some(UciTimeControl::Ponder) => go.ponder = true,
+        Some(UciTimeControl::MoveTime(d)) => go.movetime = Some(ms(d)),
+        Some(UciTimeControl::TimeLeft {
+            white_time,
+            black_time,
+            white_increment,
+            black_increment,
+            moves_to_go,
+        }) => {
+            go.wtime = white_time.map(ms);
+            go.btime = black_time.map(ms);
+            go.winc = white_increment.map(ms);
+            go.binc = black_increment.map(ms);
+            go.movestogo = moves_to_go.map(u32::from);
         }
+        None => {}
     }
-    match vampirc(&tokens.join(" "))? {
-        UciMessage::SetOption { name, value } => Ok((
-            Command::SetOption {
-                name,
-                value: value.map(|v| v.trim().to_string()),
-            },
-            Vec::new(),
-        )),
-        other => Err(format!("setoption: unexpected parse {other:?}")),
+    if let Some(s) = search {
+        go.depth = s.depth.map(u32::from);
+        go.mate = s.mate.map(u32::from);
+        go.nodes = s.nodes;
+        go.searchmoves = s.search_moves.iter().map(|m| m.to_string()).collect();
     }
+    go
+}
+
+/// `setoption` as given, unless `value` ends it (which vampirc-uci would read as no value).
+fn setoption_line(tokens: &[&str]) -> Result<String, String> {
+    if tokens.len() > 3 && tokens[tokens.len() - 1].eq_ignore_ascii_case("value") {
+        let name = tokens[2..tokens.len() - 1].join(" ");
+        return Err(format!("setoption name {name}: missing value"));
+    }
+    Ok(tokens.join(" "))
 }
 
 /// Whether `token` has the shape of a UCI move (`e2e4`, `e7e8q`); legality is checked later.
@@ -223,11 +288,12 @@ fn is_move_shape(token: &str) -> bool {
     }
 }
 
-fn position(tokens: &[&str]) -> Result<(Command, Vec<String>), String> {
-    let moves_at = tokens.iter().position(|&t| t == "moves");
-    let (setup, moves) = match moves_at {
-        Some(at) => (&tokens[1..at], &tokens[at + 1..]),
-        None => (&tokens[1..], &[][..]),
+/// `position` with the FEN's move counters filled in or clamped; refused when the start is
+/// neither `startpos` nor a FEN of 4 or 6 fields, or a listed move is not move-shaped.
+fn position_line(args: &[&str], notes: &mut Vec<String>) -> Result<String, String> {
+    let (setup, moves) = match args.iter().position(|&t| t == "moves") {
+        Some(at) => (&args[..at], &args[at + 1..]),
+        None => (args, &[][..]),
     };
     if let Some(bad) = moves.iter().find(|m| !is_move_shape(m)) {
         return Err(if *bad == "0000" {
@@ -236,31 +302,32 @@ fn position(tokens: &[&str]) -> Result<(Command, Vec<String>), String> {
             format!("position: \"{bad}\" is not a move; command ignored")
         });
     }
-    let mut notes = Vec::new();
-    let mut line: Vec<String> = vec!["position".to_string()];
+    let mut line = vec!["position".to_string()];
     match setup {
         ["startpos"] => line.push("startpos".to_string()),
-        ["fen", fields @ ..] => {
-            // The FEN itself is checked by the board crate, whose errors name the field; here we
-            // only refuse what cannot be a FEN at all and fill in missing move counters.
-            let fields: Vec<&str> = fields.to_vec();
-            match fields.len() {
-                4 => {
-                    line.push("fen".to_string());
-                    line.extend(fields.iter().map(|s| s.to_string()));
-                    line.extend(["0".to_string(), "1".to_string()]);
-                }
-                6 => {
-                    line.push("fen".to_string());
-                    line.extend(fields.iter().map(|s| s.to_string()));
-                }
-                n => {
-                    return Err(format!(
-                        "position fen: expected 4 or 6 FEN fields, got {n} (\"{}\")",
-                        fields.join(" ")
-                    ))
-                }
+        ["fen", fields @ ..] if fields.len() == 4 || fields.len() == 6 => {
+            line.push("fen".to_string());
+            line.extend(fields[..4].iter().map(|s| s.to_string()));
+            let counters = [fields.get(4).unwrap_or(&"0"), fields.get(5).unwrap_or(&"1")];
+            for text in counters {
+                line.push(match text.parse::<u128>() {
+                    Ok(n) if n > u128::from(MAX_COUNTER) => {
+                        notes.push(format!(
+                            "position fen: move counter {text} read as {MAX_COUNTER}"
+                        ));
+                        MAX_COUNTER.to_string()
+                    }
+                    Ok(n) => n.to_string(),
+                    Err(_) => text.to_string(),
+                });
             }
+        }
+        ["fen", fields @ ..] => {
+            return Err(format!(
+                "position fen: expected 4 or 6 FEN fields, got {} (\"{}\")",
+                fields.len(),
+                fields.join(" ")
+            ))
         }
         [] => return Err("position: expected startpos or fen".to_string()),
         other => {
@@ -270,95 +337,33 @@ fn position(tokens: &[&str]) -> Result<(Command, Vec<String>), String> {
             ))
         }
     }
-    let start = match &line[1][..] {
-        "startpos" => Start::StartPos,
-        _ => {
-            let fen = line[2..].join(" ");
-            // The board crate judges the FEN (its errors name the field); vampirc's grammar is
-            // narrower (e.g. counters of 5+ digits), so it sees a placeholder FEN of the same
-            // shape when this one would be beyond it.
-            if let Err(e) = clio_board::parse_fen(&fen) {
-                return Err(format!("position: {e}"));
-            }
-            Start::Fen(fen)
-        }
-    };
-    if moves_at.is_some() {
+    if !moves.is_empty() {
         line.push("moves".to_string());
         line.extend(moves.iter().map(|s| s.to_string()));
     }
-    let direct = line.join(" ");
-    let (start_ok, parsed) = read_position(&direct)?;
-    let parsed = match (&start, start_ok) {
-        (Start::StartPos, Start::StartPos) => parsed,
-        (Start::Fen(ours), Start::Fen(theirs)) if *ours == theirs => parsed,
-        (Start::Fen(_), _) => {
-            // vampirc's FEN grammar is narrower than the board crate's (counters of 5+
-            // digits, for one) and may cut the FEN short: the move list is then read from a
-            // placeholder line of the same shape, and the FEN from our tokens.
-            notes.push(
-                "position fen: FEN beyond vampirc-uci's grammar, read by the board crate"
-                    .to_string(),
-            );
-            let mut placeholder = vec!["position", "startpos"];
-            if moves_at.is_some() {
-                placeholder.push("moves");
-                placeholder.extend(moves.iter().copied());
-            }
-            read_position(&placeholder.join(" "))?.1
-        }
-        (Start::StartPos, Start::Fen(_)) => {
-            return Err("position: startpos misread as a FEN; command ignored".to_string())
-        }
-    };
-    if parsed != moves {
-        return Err(format!(
-            "position: move list misread (\"{}\" read as \"{}\"); command ignored",
-            moves.join(" "),
-            parsed.join(" ")
-        ));
-    }
-    Ok((
-        Command::Position {
-            start,
-            moves: parsed,
-        },
-        notes,
-    ))
+    Ok(line.join(" "))
 }
 
-/// vampirc's reading of a `position` line: the start and the moves as lowercase UCI text.
-fn read_position(line: &str) -> Result<(Start, Vec<String>), String> {
-    match vampirc(line)? {
-        UciMessage::Position {
-            startpos,
-            fen,
-            moves,
-        } => {
-            let start = match (startpos, fen) {
-                (true, _) => Start::StartPos,
-                (false, Some(fen)) => Start::Fen(fen.as_str().trim().to_string()),
-                (false, None) => return Err("position: no start position read".to_string()),
-            };
-            let moves = moves
-                .iter()
-                .map(|m| m.to_string().to_ascii_lowercase())
-                .collect();
-            Ok((start, moves))
-        }
-        other => Err(format!("position: unexpected parse {other:?}")),
-    }
-}
-
-fn go_perft(args: &[&str]) -> Result<(Command, Vec<String>), String> {
+fn go_perft(args: &[&str]) -> Result<Command, String> {
     match args {
         ["perft", depth] => match depth.parse::<u32>() {
-            Ok(d) if (1..=20).contains(&d) => Ok((Command::Perft(d), Vec::new())),
+            Ok(d) if (1..=20).contains(&d) => Ok(Command::Perft(d)),
             _ => Err(format!(
                 "go perft: depth \"{depth}\" is not a number in 1..=20"
             )),
         },
         _ => Err("go perft expects one depth: go perft N".to_string()),
+    }
+}
+
+/// For a `go` keyword that takes a number: whether it may carry a sign (times), and the largest
+/// value vampirc-uci reads for it.
+fn number_key(key: &str) -> Option<(bool, u64)> {
+    match key {
+        "wtime" | "btime" | "winc" | "binc" | "movetime" => Some((true, MAX_NUMBER)),
+        "nodes" => Some((false, MAX_NUMBER)),
+        "depth" | "movestogo" | "mate" => Some((false, MAX_SMALL)),
+        _ => None,
     }
 }
 
@@ -370,25 +375,20 @@ fn go_number(
     max: u64,
     notes: &mut Vec<String>,
 ) -> Option<u64> {
-    let (negative, digits) = match text.as_bytes().first() {
-        Some(b'-') if signed => (true, &text[1..]),
-        Some(b'+') if signed => (false, &text[1..]),
-        _ => (false, text),
+    let digits = match signed {
+        true => text.strip_prefix(['+', '-']).unwrap_or(text),
+        false => text,
     };
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         notes.push(format!("go: ignored {key} \"{text}\" (not a number)"));
         return None;
     }
-    if negative {
+    if digits.len() < text.len() && text.starts_with('-') {
         notes.push(format!("go: {key} {text} read as 0"));
         return Some(0);
     }
-    let trimmed = digits.trim_start_matches('0');
-    let value = if trimmed.len() > 19 {
-        u64::MAX
-    } else {
-        trimmed.parse::<u64>().unwrap_or(0)
-    };
+    // Only digits: the parse fails on overflow alone.
+    let value = digits.parse::<u64>().unwrap_or(u64::MAX);
     if value > max {
         notes.push(format!("go: {key} {text} clamped to {max}"));
         return Some(max);
@@ -396,116 +396,60 @@ fn go_number(
     Some(value)
 }
 
-fn go(args: &[&str]) -> Result<(Command, Vec<String>), String> {
-    let mut notes = Vec::new();
-    let mut ours = Go::default();
-    // The line vampirc sees: only tokens we have checked, numbers already clamped, no ponder.
-    let mut line: Vec<String> = vec!["go".to_string()];
+/// `go` as vampirc-uci can read it: known keywords with clamped numbers, `ponder` and `infinite`
+/// taken out into `flags`, and the clock left out beside `movetime`.
+fn go_line(args: &[&str], flags: &mut GoFlags, notes: &mut Vec<String>) -> String {
+    let is_keyword =
+        |t: &str| number_key(t).is_some() || matches!(t, "ponder" | "infinite" | "searchmoves");
+    let mut numbers: Vec<(&str, u64)> = Vec::new();
+    let mut searchmoves: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
+        i += 1;
         match key {
-            "infinite" => {
-                ours.infinite = true;
-                line.push(key.to_string());
-                i += 1;
-            }
-            "ponder" => {
-                ours.ponder = true;
-                i += 1;
-            }
+            "ponder" => flags.ponder = true,
+            "infinite" => flags.infinite = true,
             "searchmoves" => {
-                i += 1;
                 while i < args.len() && is_move_shape(args[i]) {
-                    ours.searchmoves.push(args[i].to_string());
+                    searchmoves.push(args[i]);
                     i += 1;
                 }
-                if !ours.searchmoves.is_empty() {
-                    line.push(key.to_string());
-                    line.extend(ours.searchmoves.iter().cloned());
+            }
+            _ => match (number_key(key), args.get(i).filter(|t| !is_keyword(t))) {
+                (None, _) => notes.push(format!("go: ignored unknown token \"{key}\"")),
+                (Some(_), None) => notes.push(format!("go: ignored {key} without a value")),
+                (Some((signed, max)), Some(text)) => {
+                    i += 1;
+                    if let Some(value) = go_number(key, text, signed, max, notes) {
+                        numbers.push((key, value));
+                    }
                 }
-            }
-            "wtime" | "btime" | "winc" | "binc" | "movetime" | "nodes" | "depth" | "movestogo"
-            | "mate" => {
-                let Some(text) = args.get(i + 1) else {
-                    notes.push(format!("go: ignored {key} without a value"));
-                    break;
-                };
-                i += 2;
-                let signed = matches!(key, "wtime" | "btime" | "winc" | "binc" | "movetime");
-                let max = match key {
-                    "depth" | "movestogo" | "mate" => MAX_SMALL,
-                    _ => MAX_NUMBER,
-                };
-                let Some(value) = go_number(key, text, signed, max, &mut notes) else {
-                    continue;
-                };
-                match key {
-                    "wtime" => ours.wtime = Some(value),
-                    "btime" => ours.btime = Some(value),
-                    "winc" => ours.winc = Some(value),
-                    "binc" => ours.binc = Some(value),
-                    "movetime" => ours.movetime = Some(value),
-                    "nodes" => ours.nodes = Some(value),
-                    "depth" => ours.depth = Some(value as u32),
-                    "movestogo" => ours.movestogo = Some(value as u32),
-                    _ => ours.mate = Some(value as u32),
-                }
-                line.push(key.to_string());
-                line.push(value.to_string());
-            }
-            other => {
-                notes.push(format!("go: ignored unknown token \"{other}\""));
-                i += 1;
-            }
+            },
         }
     }
-    let parsed = match vampirc(&line.join(" "))? {
-        UciMessage::Go {
-            time_control,
-            search_control,
-        } => (time_control, search_control),
-        other => return Err(format!("go: unexpected parse {other:?}")),
-    };
-    check_go(&ours, parsed)?;
-    Ok((Command::Go(ours), notes))
-}
-
-/// Cross-checks vampirc's reading of the `go` line against ours; a disagreement refuses it.
-fn check_go(
-    ours: &Go,
-    (time_control, search_control): (
-        Option<UciTimeControl>,
-        Option<vampirc_uci::UciSearchControl>,
-    ),
-) -> Result<(), String> {
-    let ms = |d: Option<vampirc_uci::Duration>| d.map(|d| d.num_milliseconds().max(0) as u64);
-    let theirs_depth = search_control.as_ref().and_then(|s| s.depth.map(u32::from));
-    let theirs_nodes = search_control.as_ref().and_then(|s| s.nodes);
-    let mut agree = theirs_depth == ours.depth && theirs_nodes == ours.nodes;
-    match time_control {
-        Some(UciTimeControl::Infinite) => agree &= ours.infinite,
-        Some(UciTimeControl::MoveTime(d)) => agree &= ms(Some(d)) == ours.movetime,
-        Some(UciTimeControl::TimeLeft {
-            white_time,
-            black_time,
-            white_increment,
-            black_increment,
-            moves_to_go,
-        }) => {
-            agree &= ms(white_time) == ours.wtime
-                && ms(black_time) == ours.btime
-                && ms(white_increment) == ours.winc
-                && ms(black_increment) == ours.binc
-                && moves_to_go.map(u32::from) == ours.movestogo;
+    let clock = |k: &str| matches!(k, "wtime" | "btime" | "winc" | "binc" | "movestogo");
+    if numbers.iter().any(|&(k, _)| k == "movetime") {
+        let dropped: Vec<&str> = numbers
+            .iter()
+            .map(|&(k, _)| k)
+            .filter(|k| clock(k))
+            .collect();
+        if !dropped.is_empty() {
+            notes.push(format!("go: movetime given; ignored {}", dropped.join(" ")));
+            numbers.retain(|&(k, _)| !clock(k));
         }
-        Some(UciTimeControl::Ponder) | None => {}
     }
-    if agree {
-        Ok(())
-    } else {
-        Err("go: limits misread by the parser; command ignored".to_string())
+    let mut line = vec!["go".to_string()];
+    for (key, value) in numbers {
+        line.push(key.to_string());
+        line.push(value.to_string());
     }
+    if !searchmoves.is_empty() {
+        line.push("searchmoves".to_string());
+        line.extend(searchmoves.iter().map(|s| s.to_string()));
+    }
+    line.join(" ")
 }
 
 #[cfg(test)]
@@ -561,11 +505,12 @@ mod tests {
 
     #[test]
     fn fen_beyond_vampirc_counters_still_read() {
+        // vampirc-uci reads 4 counter digits: a longer counter is clamped, the moves kept.
         let (c, notes) = command("position fen 8/8/8/4k3/8/8/8/4K3 w - - 12 12345 moves e1e2");
         assert_eq!(
             c,
             Command::Position {
-                start: Start::Fen("8/8/8/4k3/8/8/8/4K3 w - - 12 12345".to_string()),
+                start: Start::Fen("8/8/8/4k3/8/8/8/4K3 w - - 12 9999".to_string()),
                 moves: vec!["e1e2".to_string()]
             }
         );
@@ -697,6 +642,96 @@ mod tests {
         assert!(g.infinite);
         assert_eq!(g.searchmoves, ["e2e4", "d2d4"]);
         assert_eq!(command("go").0, Command::Go(Go::default()));
+    }
+
+    #[test]
+    fn go_ponder_and_infinite_survive_beside_a_clock() {
+        let (Command::Go(g), _) = command("go wtime 1000 btime 1000 ponder") else {
+            panic!()
+        };
+        assert!(g.ponder && g.wtime == Some(1000));
+        let (Command::Go(g), notes) = command("go infinite wtime 1000") else {
+            panic!()
+        };
+        assert!(g.infinite && g.wtime == Some(1000) && notes.is_empty());
+    }
+
+    #[test]
+    fn go_movetime_beside_a_clock_keeps_movetime() {
+        let (Command::Go(g), notes) = command("go wtime 1000 movetime 50 binc 5") else {
+            panic!()
+        };
+        assert_eq!((g.movetime, g.wtime, g.binc), (Some(50), None, None));
+        assert!(notes[0].contains("wtime binc"), "{notes:?}");
+    }
+
+    #[test]
+    fn go_keyword_in_place_of_a_value_is_a_missing_value() {
+        let (Command::Go(g), notes) = command("go wtime depth 5 nodes") else {
+            panic!()
+        };
+        assert_eq!((g.wtime, g.depth, g.nodes), (None, Some(5), None));
+        assert_eq!(notes.len(), 2, "{notes:?}");
+    }
+
+    #[test]
+    fn setoption_value_without_text_is_refused() {
+        assert!(refused("setoption name Move Overhead VALUE").contains("Move Overhead"));
+    }
+
+    /// The gaps the normalisation is for, shown on vampirc-uci itself: when one of these fails
+    /// after an upgrade, the matching rule in front of it can go.
+    #[test]
+    fn vampirc_uci_still_has_the_gaps() {
+        use vampirc_uci::parse_one;
+        let moves = |line: &str| match parse_one(line) {
+            UciMessage::Position { moves, .. } => moves.len(),
+            _ => usize::MAX,
+        };
+        assert_eq!(moves("position startpos moves  e2e4 e7e5"), 0);
+        assert_eq!(moves("position startpos moves e2e4 0000 e7e5"), 1);
+        assert_eq!(
+            moves("position fen 8/8/8/4k3/8/8/8/4K3 w - - 0 12345 moves e1e2"),
+            0
+        );
+        assert!(matches!(
+            parse_one("position fen 8/8/8/4k3/8/8/8/4K3 w - -"),
+            UciMessage::Unknown(..)
+        ));
+        assert_eq!(parse_one("isreadyx"), UciMessage::IsReady);
+        assert_eq!(parse_one("quit now"), UciMessage::Quit);
+        let go = |line: &str| match parse_one(line) {
+            UciMessage::Go {
+                time_control,
+                search_control,
+            } => (time_control, search_control),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            go("go depth 5 garbage nodes 7").1.and_then(|s| s.nodes),
+            None
+        );
+        assert!(matches!(
+            parse_one("go garbage depth 5"),
+            UciMessage::Unknown(..)
+        ));
+        assert_eq!(
+            go("go nodes 1234567890123").1.and_then(|s| s.nodes),
+            Some(123_456_789_012)
+        );
+        assert!(matches!(
+            go("go ponder wtime 5").0,
+            Some(UciTimeControl::TimeLeft { .. })
+        ));
+        assert!(matches!(
+            go("go movetime 5 wtime 5").0,
+            Some(UciTimeControl::TimeLeft { .. })
+        ));
+        assert!(catch_unwind(|| parse_one("go depth 300")).is_err());
+        assert!(matches!(
+            parse_one("setoption name Hash value"),
+            UciMessage::SetOption { value: None, .. }
+        ));
     }
 
     #[test]
