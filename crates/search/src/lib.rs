@@ -8,6 +8,7 @@ pub mod eval;
 pub mod history;
 pub mod movepick;
 pub mod params;
+pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;

@@ -19,12 +19,7 @@ use crate::{Info, Limits, Score, SearchResult};
 
 mod qsearch;
 
-/// Deepest ply the search reaches.
-pub const MAX_PLY: usize = 128;
-/// Score of being mated at the root (mate in `n` plies scores `MATE - n`).
-pub const MATE: i32 = 32_000;
-/// Scores at least this large in magnitude are mate scores.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub use crate::score::{MATE, MATE_BOUND, MAX_PLY};
 const INF: i32 = MATE + 1;
 
 /// Counters of the last search, for the bench's first-move cutoff rate.

@@ -5,7 +5,7 @@
 
 use clio_board::Move16;
 
-use crate::search::MATE_BOUND;
+use crate::score::MATE_BOUND;
 
 /// How the stored score bounds the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,7 +206,7 @@ mod tests {
     fn stores_probes_and_adjusts_mates() {
         let mut tt = Tt::new(1);
         let m = Move16::from_raw(12 | 28 << 6);
-        let mate_in_3_from_root = crate::search::MATE - 5;
+        let mate_in_3_from_root = crate::score::MATE - 5;
         // Stored at ply 2, it is a mate in 3 plies from that node; probed at ply 4 it is
         // 2 plies further from the root.
         tt.store(42, m, mate_in_3_from_root, 10, 5, Bound::Exact, 2);
