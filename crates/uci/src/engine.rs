@@ -193,9 +193,7 @@ impl Engine {
             },
             Command::Go(go) => self.go(&go),
             Command::Perft(depth) => {
-                self.pending.retain(|f| !f.done.load(Ordering::SeqCst));
-                let flags = Arc::new(Flags::default());
-                self.pending.push(flags.clone());
+                let flags = self.next_flags();
                 let position = Box::new(self.position.chess().clone());
                 self.submit(Job::Perft {
                     position,
@@ -211,15 +209,22 @@ impl Engine {
         true
     }
 
-    /// A `go` always gets its own `bestmove`: one that comes while an earlier search or perft
-    /// is still running stops it first (its `bestmove` comes out first), so a `go infinite`
-    /// left running can never hold the new search back.
-    fn go(&mut self, go: &Go) {
+    /// The flags of a new search or perft. Every `go` gets its own answer: one that comes while
+    /// an earlier search or perft is still running stops that one first (its output comes out
+    /// first), so a `go infinite` left running can never hold the new one back.
+    fn next_flags(&mut self) -> Arc<Flags> {
         self.pending.retain(|f| !f.done.load(Ordering::SeqCst));
         if !self.pending.is_empty() {
             note("go: an earlier search or perft was still running; stopped it first");
             self.stop_all();
         }
+        let flags = Arc::new(Flags::default());
+        self.pending.push(flags.clone());
+        flags
+    }
+
+    fn go(&mut self, go: &Go) {
+        let flags = self.next_flags();
         if !go.searchmoves.is_empty() {
             note("go searchmoves is not supported; searching every move");
         }
@@ -228,13 +233,11 @@ impl Engine {
         if let Some(message) = fallback {
             note(&message);
         }
-        let flags = Arc::new(Flags::default());
         if go.ponder {
             self.ponder_limits = Some((limits.clone(), us));
             limits.infinite = true;
             flags.pondering.store(true, Ordering::SeqCst);
         }
-        self.pending.push(flags.clone());
         let job = Job::Search {
             position: Box::new(self.position.clone()),
             limits,
@@ -396,8 +399,7 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                 depth,
                 flags,
             } => {
-                run_go_perft(&position, depth, &flags.stop);
-                flags.done.store(true, Ordering::SeqCst);
+                run_go_perft(&position, depth, &flags);
             }
             Job::ResizeHash(mb) if mb != current_hash => match searcher.resize_hash(mb) {
                 Ok(()) => current_hash = mb,
@@ -414,15 +416,17 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
 
 /// `go perft N` as Stockfish prints it: `move: count` per root move, then `Nodes searched: N`.
 /// Once `stop` is set it ends with an `info string` saying how far it got instead.
-fn run_go_perft(position: &Chess, depth: u32, stop: &AtomicBool) {
+fn run_go_perft(position: &Chess, depth: u32, flags: &Flags) {
     let start = Instant::now();
     let mut total = 0u64;
     let mut counted = 0;
-    let finished = perft_divide_until(position, depth, stop, |m, count| {
+    let finished = perft_divide_until(position, depth, &flags.stop, |m, count| {
         send(&format!("{}: {count}", Move16::uci(&m)));
         total += count;
         counted += 1;
     });
+    // Done before the last lines go out, as for a search's `bestmove`.
+    flags.done.store(true, Ordering::SeqCst);
     if !finished {
         note(&format!(
             "go perft {depth} stopped after {counted} of {} root moves",

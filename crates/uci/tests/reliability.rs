@@ -151,3 +151,18 @@ fn a_position_during_a_search_waits_for_the_next_go() {
     assert!(legal(&chess(AFTER_E4), &mv).is_some(), "{mv}");
     assert!(e.quit());
 }
+
+/// `go perft` is a `go` too: during `go infinite` it stops the search first, then counts.
+#[test]
+fn a_go_perft_during_go_infinite_stops_it_first() {
+    let mut e = Engine::ready();
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth"), QUICK);
+    e.send("go perft 1");
+    let (mv, _) = e.bestmove(QUICK);
+    assert!(legal(&chess(START), &mv).is_some(), "{mv}");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched: "), QUICK);
+    assert_eq!(lines.last().map(String::as_str), Some("Nodes searched: 20"));
+    still_answers(&mut e);
+    assert!(e.quit());
+}
