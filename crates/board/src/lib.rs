@@ -10,7 +10,7 @@ mod see;
 
 pub use fen::{parse_epd, parse_fen, FenError};
 pub use mv::Move16;
-pub use perft::{perft, perft_divide};
+pub use perft::{perft, perft_divide, perft_divide_until};
 pub use position::Position;
 pub use see::{see_ge, see_value};
 pub use shakmaty;

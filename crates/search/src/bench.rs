@@ -8,7 +8,7 @@ use std::time::Instant;
 use clio_board::Position;
 
 use crate::params::{switch_specs, Params};
-use crate::{Limits, Searcher};
+use crate::{Limits, SearchResult, Searcher};
 
 /// Depth of `clio bench` without an argument.
 pub const BENCH_DEPTH: u32 = 10;
@@ -48,9 +48,32 @@ pub struct BenchResult {
     pub skipped: Vec<(String, String)>,
 }
 
+/// One bench position as `run_bench_with` reports it.
+#[derive(Clone, Copy, Debug)]
+pub struct BenchPosition<'a> {
+    /// 1-based place in the bench set.
+    pub index: usize,
+    /// Positions in the bench set.
+    pub total: usize,
+    /// The position.
+    pub fen: &'a str,
+    /// The search's result, or why the position was skipped.
+    pub outcome: Result<&'a SearchResult, &'a str>,
+}
+
 /// Searches every bench position to `depth` with `params`, each with a fresh `Searcher` of
 /// `hash_mb` MB (fresh TT and history tables), so the node count is deterministic.
 pub fn run_bench(depth: u32, params: &Params, hash_mb: usize) -> BenchResult {
+    run_bench_with(depth, params, hash_mb, |_| {})
+}
+
+/// `run_bench` that hands each position to `report` as soon as it is searched or skipped.
+pub fn run_bench_with(
+    depth: u32,
+    params: &Params,
+    hash_mb: usize,
+    mut report: impl FnMut(&BenchPosition),
+) -> BenchResult {
     let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(depth.max(1)),
@@ -59,27 +82,40 @@ pub fn run_bench(depth: u32, params: &Params, hash_mb: usize) -> BenchResult {
     let mut out = BenchResult::default();
     let mut first = 0;
     let start = Instant::now();
-    for fen in bench_positions() {
+    let fens = bench_positions();
+    for (i, &fen) in fens.iter().enumerate() {
+        let mut place = BenchPosition {
+            index: i + 1,
+            total: fens.len(),
+            fen,
+            outcome: Err(""),
+        };
         let pos = match Position::from_fen(fen) {
+            Ok(p) if p.legal_moves().is_empty() => {
+                let why = if p.in_check() {
+                    "checkmate"
+                } else {
+                    "stalemate"
+                };
+                Err(format!("no legal move ({why})"))
+            }
+            Ok(p) => Ok(p),
+            Err(e) => Err(e.to_string()),
+        };
+        let pos = match pos {
             Ok(p) => p,
-            Err(e) => {
-                out.skipped.push((fen.to_string(), e.to_string()));
+            Err(why) => {
+                place.outcome = Err(&why);
+                report(&place);
+                out.skipped.push((fen.to_string(), why));
                 continue;
             }
         };
-        if pos.legal_moves().is_empty() {
-            let why = if pos.in_check() {
-                "checkmate"
-            } else {
-                "stalemate"
-            };
-            out.skipped
-                .push((fen.to_string(), format!("no legal move ({why})")));
-            continue;
-        }
         let mut s = Searcher::new(hash_mb);
         *s.params_mut() = params.clone();
         let r = s.search(&pos, &limits, &stop, &mut |_| {});
+        place.outcome = Ok(&r);
+        report(&place);
         let st = s.last_stats();
         out.nodes += r.nodes;
         out.per_position.push(r.nodes);

@@ -8,13 +8,14 @@ pub mod eval;
 pub mod history;
 pub mod movepick;
 pub mod params;
+pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;
 
 pub use bench::{
-    bench_positions, format_ablation, geomean_change, run_ablation, run_bench, BenchResult,
-    BENCH_DEPTH, BENCH_HASH_MB,
+    bench_positions, format_ablation, geomean_change, run_ablation, run_bench, run_bench_with,
+    BenchPosition, BenchResult, BENCH_DEPTH, BENCH_HASH_MB,
 };
 pub use params::{param_specs, switch_specs, ParamError, ParamSpec, Params, SwitchSpec};
 pub use search::{SearchStats, Searcher};

@@ -14,17 +14,12 @@ use crate::history::{ContRefs, Histories, Killers, PieceTo};
 use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
 use crate::params::Params;
 use crate::time::{budget, TimeBudget};
-use crate::tt::{Bound, Tt};
+use crate::tt::{Bound, Tt, TtAllocError};
 use crate::{Info, Limits, Score, SearchResult};
 
 mod qsearch;
 
-/// Deepest ply the search reaches.
-pub const MAX_PLY: usize = 128;
-/// Score of being mated at the root (mate in `n` plies scores `MATE - n`).
-pub const MATE: i32 = 32_000;
-/// Scores at least this large in magnitude are mate scores.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub use crate::score::{MATE, MATE_BOUND, MAX_PLY};
 const INF: i32 = MATE + 1;
 
 /// Counters of the last search, for the bench's first-move cutoff rate.
@@ -65,9 +60,11 @@ impl Searcher {
         }
     }
 
-    /// Reallocates the TT (empty) at `mb` megabytes.
-    pub fn resize_hash(&mut self, mb: usize) {
-        self.tt = Tt::new(mb);
+    /// Reallocates the TT (empty) at `mb` megabytes; if the memory cannot be had, the old
+    /// table stays.
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), TtAllocError> {
+        self.tt = Tt::try_new(mb)?;
+        Ok(())
     }
 
     /// Forgets everything learnt: TT and every history table (`ucinewgame`, `Clear Hash`).

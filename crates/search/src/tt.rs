@@ -5,7 +5,7 @@
 
 use clio_board::Move16;
 
-use crate::search::MATE_BOUND;
+use crate::score::MATE_BOUND;
 
 /// How the stored score bounds the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,14 +75,40 @@ pub fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// A table size the machine could not give (`Hash` beyond the memory the process may use).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {mb} MB hash table")]
+pub struct TtAllocError {
+    /// The size asked for, in MB.
+    pub mb: usize,
+}
+
+/// Entries in a table of `mb` megabytes (at least one).
+fn slots(mb: usize) -> usize {
+    (mb.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Entry>()).max(1)
+}
+
 impl Tt {
     /// A table of `mb` megabytes (at least one entry).
     pub fn new(mb: usize) -> Tt {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
         Tt {
-            entries: vec![Entry::default(); n],
+            entries: vec![Entry::default(); slots(mb)],
             generation: 0,
         }
+    }
+
+    /// A table of `mb` megabytes, or an error instead of an abort when the memory cannot be had.
+    pub fn try_new(mb: usize) -> Result<Tt, TtAllocError> {
+        let n = slots(mb);
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(n)
+            .map_err(|_| TtAllocError { mb })?;
+        entries.resize(n, Entry::default());
+        Ok(Tt {
+            entries,
+            generation: 0,
+        })
     }
 
     /// Empties the table.
@@ -180,7 +206,7 @@ mod tests {
     fn stores_probes_and_adjusts_mates() {
         let mut tt = Tt::new(1);
         let m = Move16::from_raw(12 | 28 << 6);
-        let mate_in_3_from_root = crate::search::MATE - 5;
+        let mate_in_3_from_root = crate::score::MATE - 5;
         // Stored at ply 2, it is a mate in 3 plies from that node; probed at ply 4 it is
         // 2 plies further from the root.
         tt.store(42, m, mate_in_3_from_root, 10, 5, Bound::Exact, 2);
@@ -193,5 +219,14 @@ mod tests {
         assert_eq!(tt.probe(42, 0).map(|h| (h.mv, h.score)), Some((m, -7)));
         tt.clear();
         assert_eq!(tt.probe(42, 0), None);
+    }
+
+    #[test]
+    fn an_impossible_size_is_an_error_not_an_abort() {
+        assert_eq!(
+            Tt::try_new(usize::MAX / 2).err(),
+            Some(TtAllocError { mb: usize::MAX / 2 })
+        );
+        assert_eq!(Tt::try_new(1).map(|t| t.entries.len()), Ok(slots(1)));
     }
 }

@@ -1,13 +1,12 @@
 //! The command line besides the UCI loop: `clio bench`, `clio perft`, `clio params`.
 
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
 use clap::{ArgGroup, Parser, Subcommand};
 use clio_board::{perft_divide, Move16, Position};
 use clio_search::{
-    bench_positions, format_ablation, run_ablation, Limits, Params, Searcher, BENCH_DEPTH,
+    format_ablation, run_ablation, run_bench_with, BenchPosition, Params, BENCH_DEPTH,
     BENCH_HASH_MB,
 };
 
@@ -52,48 +51,27 @@ pub enum Sub {
     },
 }
 
-/// `clio bench [depth]`: every bench position with fresh tables (as `clio_search::run_bench`
-/// does), one line per position, then `<N> nodes <M> nps` last.
+/// `clio bench [depth]`: `clio_search::run_bench` with default parameters, one line per
+/// position as it is searched, then `<N> nodes <M> nps` last.
 pub fn bench(depth: Option<u32>) -> Result<()> {
     let depth = depth.unwrap_or(BENCH_DEPTH);
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    let stop = AtomicBool::new(false);
-    let positions = bench_positions();
-    let start = Instant::now();
-    let mut nodes = 0u64;
-    for (i, fen) in positions.iter().enumerate() {
-        let position = match Position::from_fen(fen) {
-            Ok(p) => p,
-            Err(e) => {
-                println!("position {}/{}: skipped: {e}", i + 1, positions.len());
-                continue;
+    let total = run_bench_with(
+        depth,
+        &Params::default(),
+        BENCH_HASH_MB,
+        |p: &BenchPosition| {
+            let place = format!("position {}/{}", p.index, p.total);
+            match p.outcome {
+                Ok(r) => {
+                    let best = r.best.map_or("0000".to_string(), |m| Move16::uci(&m));
+                    println!("{place}: {} nodes bestmove {best} ({})", r.nodes, p.fen);
+                }
+                Err(why) => println!("{place}: skipped: {why} ({})", p.fen),
             }
-        };
-        if position.legal_moves().is_empty() {
-            println!(
-                "position {}/{}: skipped: no legal move ({fen})",
-                i + 1,
-                positions.len()
-            );
-            continue;
-        }
-        let mut searcher = Searcher::new(BENCH_HASH_MB);
-        let result = searcher.search(&position, &limits, &stop, &mut |_| {});
-        nodes += result.nodes;
-        let best = result.best.map_or("0000".to_string(), |m| Move16::uci(&m));
-        println!(
-            "position {}/{}: {} nodes bestmove {best} ({fen})",
-            i + 1,
-            positions.len(),
-            result.nodes
-        );
-    }
-    let ms = start.elapsed().as_millis().max(1) as u64;
-    println!("depth {depth}, {ms} ms");
-    println!("{nodes} nodes {} nps", nodes * 1000 / ms);
+        },
+    );
+    println!("depth {depth}, {} ms", total.time_ms.max(1));
+    println!("{} nodes {} nps", total.nodes, total.nps);
     Ok(())
 }
 

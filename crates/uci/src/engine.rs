@@ -1,6 +1,7 @@
 //! The UCI loop. The main thread reads stdin and answers at once (`isready`, `stop`, option
 //! refusals); a worker thread owns the `Searcher` and runs searches and perft one after another,
-//! so `stop` and `isready` are answered even deep in a search.
+//! so `stop` and `isready` are answered even deep in a search, and `stop` and `quit` end a
+//! perft as they end a search.
 
 use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -11,10 +12,11 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use clio_board::shakmaty::{Chess, Color, Move, Position as _, Role, Square};
-use clio_board::{perft, Move16, Position};
+use clio_board::{perft_divide_until, Move16, Position};
 use clio_search::{time::budget, Info, Limits, Params, Score, SearchResult, Searcher};
 
 use crate::input::{self, Command, Go, Input, Start};
+use crate::limits;
 use crate::options::{self, Effect, Settings};
 
 /// Writes one line to stdout. A closed stdout (the GUI went away) is not an error worth a
@@ -41,11 +43,11 @@ fn note(message: &str) {
 /// Flags shared between the loop and one search.
 #[derive(Debug, Default)]
 struct Flags {
-    /// Set by `stop`, `quit`, a new `go`, or the ponderhit timer.
+    /// Set by `stop`, `quit`, a new `go`, or the ponderhit timer; ends a search or a perft.
     stop: AtomicBool,
     /// True while a `go ponder` search waits for `ponderhit`.
     pondering: AtomicBool,
-    /// Set by the worker once the search's `bestmove` is out.
+    /// Set by the worker once the search's `bestmove` (or the perft's total) is out.
     done: AtomicBool,
 }
 
@@ -55,7 +57,6 @@ enum Job {
         position: Box<Position>,
         limits: Limits,
         params: Box<Params>,
-        hash_mb: usize,
         /// `go infinite`: `bestmove` waits for `stop` even if the search ends by itself.
         go_infinite: bool,
         flags: Arc<Flags>,
@@ -63,10 +64,11 @@ enum Job {
     Perft {
         position: Box<Chess>,
         depth: u32,
+        flags: Arc<Flags>,
     },
-    NewGame {
-        hash_mb: usize,
-    },
+    /// A new TT of this many MB; on failure the old one is kept and the GUI told.
+    ResizeHash(usize),
+    NewGame,
     ClearHash,
 }
 
@@ -76,12 +78,10 @@ pub struct Engine {
     settings: Settings,
     /// Limits of the running `go ponder`, for the budget at `ponderhit`.
     ponder_limits: Option<(Limits, Color)>,
-    /// Searches sent to the worker whose `bestmove` is not out yet (the newest last).
+    /// Searches and perfts sent to the worker that have not ended yet (the newest last).
     pending: Vec<Arc<Flags>>,
     jobs: Option<Sender<Job>>,
     worker: Option<JoinHandle<()>>,
-    /// Set at `quit`: the worker skips the perft jobs still queued.
-    quitting: Arc<AtomicBool>,
 }
 
 impl Engine {
@@ -90,12 +90,10 @@ impl Engine {
         let settings = Settings::default();
         let (tx, rx) = channel();
         let hash_mb = settings.hash_mb;
-        let quitting = Arc::new(AtomicBool::new(false));
-        let worker_quitting = quitting.clone();
         let worker = thread::Builder::new()
             .name("clio-search".to_string())
             .stack_size(64 << 20)
-            .spawn(move || worker(rx, hash_mb, &worker_quitting))
+            .spawn(move || worker(rx, hash_mb))
             .ok();
         if worker.is_none() {
             note("could not start the search thread");
@@ -107,7 +105,6 @@ impl Engine {
             pending: Vec::new(),
             jobs: Some(tx),
             worker,
-            quitting,
         }
     }
 
@@ -155,7 +152,8 @@ impl Engine {
         }
     }
 
-    /// Stops every search not yet answered.
+    /// Stops every search and perft not yet ended (a queued one then ends as soon as it starts:
+    /// a search with its `bestmove`, a perft with an `info string`).
     fn stop_all(&mut self) {
         for flags in self.pending.drain(..) {
             flags.stop.store(true, Ordering::SeqCst);
@@ -179,12 +177,12 @@ impl Engine {
             Command::NewGame => {
                 self.stop_all();
                 self.position = Position::startpos();
-                let hash_mb = self.settings.hash_mb;
-                self.submit(Job::NewGame { hash_mb });
+                self.submit(Job::NewGame);
             }
             Command::SetOption { name, value } => {
                 match options::apply(&mut self.settings, &name, value.as_deref()) {
                     Ok(Effect::None) => {}
+                    Ok(Effect::ResizeHash(mb)) => self.submit(Job::ResizeHash(mb)),
                     Ok(Effect::ClearHash) => self.submit(Job::ClearHash),
                     Err(message) => note(&message),
                 }
@@ -195,8 +193,13 @@ impl Engine {
             },
             Command::Go(go) => self.go(&go),
             Command::Perft(depth) => {
+                let flags = self.next_flags();
                 let position = Box::new(self.position.chess().clone());
-                self.submit(Job::Perft { position, depth });
+                self.submit(Job::Perft {
+                    position,
+                    depth,
+                    flags,
+                });
             }
             Command::Stop => self.stop_all(),
             Command::PonderHit => self.ponderhit(),
@@ -206,37 +209,39 @@ impl Engine {
         true
     }
 
-    fn go(&mut self, go: &Go) {
-        // A `go` during a search waits for it to end, as in Stockfish: the worker takes
-        // jobs in order, and `stop` reaches every search not yet answered.
+    /// The flags of a new search or perft. Every `go` gets its own answer: one that comes while
+    /// an earlier search or perft is still running stops that one first (its output comes out
+    /// first), so a `go infinite` left running can never hold the new one back.
+    fn next_flags(&mut self) -> Arc<Flags> {
         self.pending.retain(|f| !f.done.load(Ordering::SeqCst));
+        if !self.pending.is_empty() {
+            note("go: an earlier search or perft was still running; stopped it first");
+            self.stop_all();
+        }
+        let flags = Arc::new(Flags::default());
+        self.pending.push(flags.clone());
+        flags
+    }
+
+    fn go(&mut self, go: &Go) {
+        let flags = self.next_flags();
         if !go.searchmoves.is_empty() {
             note("go searchmoves is not supported; searching every move");
         }
-        let mut limits = Limits {
-            depth: go.depth.or(go.mate.map(|m| m.saturating_mul(2))),
-            nodes: go.nodes,
-            movetime_ms: go.movetime,
-            wtime_ms: go.wtime,
-            btime_ms: go.btime,
-            winc_ms: go.winc.unwrap_or(0),
-            binc_ms: go.binc.unwrap_or(0),
-            movestogo: go.movestogo,
-            infinite: go.infinite,
-            move_overhead_ms: self.settings.move_overhead_ms,
-        };
-        let flags = Arc::new(Flags::default());
+        let us = self.position.turn();
+        let (mut limits, fallback) = limits::limits(go, us, self.settings.move_overhead_ms);
+        if let Some(message) = fallback {
+            note(&message);
+        }
         if go.ponder {
-            self.ponder_limits = Some((limits.clone(), self.position.turn()));
+            self.ponder_limits = Some((limits.clone(), us));
             limits.infinite = true;
             flags.pondering.store(true, Ordering::SeqCst);
         }
-        self.pending.push(flags.clone());
         let job = Job::Search {
             position: Box::new(self.position.clone()),
             limits,
             params: Box::new(self.settings.params.clone()),
-            hash_mb: self.settings.hash_mb,
             go_infinite: go.infinite,
             flags,
         };
@@ -274,7 +279,6 @@ impl Engine {
     }
 
     fn shutdown(&mut self) {
-        self.quitting.store(true, Ordering::SeqCst);
         self.stop_all();
         self.jobs = None;
         if let Some(worker) = self.worker.take() {
@@ -346,7 +350,7 @@ pub fn bestmove_line(root: &Chess, result: &SearchResult) -> String {
     line
 }
 
-fn worker(jobs: Receiver<Job>, hash_mb: usize, quitting: &AtomicBool) {
+fn worker(jobs: Receiver<Job>, hash_mb: usize) {
     let mut searcher = Searcher::new(hash_mb);
     let mut current_hash = hash_mb;
     while let Ok(job) = jobs.recv() {
@@ -355,14 +359,9 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize, quitting: &AtomicBool) {
                 position,
                 limits,
                 params,
-                hash_mb,
                 go_infinite,
                 flags,
             } => {
-                if hash_mb != current_hash {
-                    searcher.resize_hash(hash_mb);
-                    current_hash = hash_mb;
-                }
                 *searcher.params_mut() = *params;
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     searcher.search(&position, &limits, &flags.stop, &mut |info| {
@@ -390,36 +389,50 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize, quitting: &AtomicBool) {
                 {
                     thread::sleep(Duration::from_millis(1));
                 }
-                send(&bestmove_line(position.chess(), &result));
+                // Done before the line goes out, so a `go` sent on reading it never finds this
+                // search still running.
                 flags.done.store(true, Ordering::SeqCst);
+                send(&bestmove_line(position.chess(), &result));
             }
-            Job::Perft { position, depth } => {
-                if !quitting.load(Ordering::SeqCst) {
-                    run_go_perft(&position, depth);
-                }
+            Job::Perft {
+                position,
+                depth,
+                flags,
+            } => {
+                run_go_perft(&position, depth, &flags);
             }
-            Job::NewGame { hash_mb } => {
-                if hash_mb != current_hash {
-                    searcher.resize_hash(hash_mb);
-                    current_hash = hash_mb;
-                }
-                searcher.clear();
-            }
+            Job::ResizeHash(mb) if mb != current_hash => match searcher.resize_hash(mb) {
+                Ok(()) => current_hash = mb,
+                Err(e) => note(&format!(
+                    "option Hash: {e}; keeping the {current_hash} MB table"
+                )),
+            },
+            Job::ResizeHash(_) => {}
+            Job::NewGame => searcher.clear(),
             Job::ClearHash => searcher.clear(),
         }
     }
 }
 
 /// `go perft N` as Stockfish prints it: `move: count` per root move, then `Nodes searched: N`.
-fn run_go_perft(position: &Chess, depth: u32) {
+/// Once `stop` is set it ends with an `info string` saying how far it got instead.
+fn run_go_perft(position: &Chess, depth: u32, flags: &Flags) {
     let start = Instant::now();
     let mut total = 0u64;
-    for (m, count) in clio_board::perft_divide(position, depth) {
+    let mut counted = 0;
+    let finished = perft_divide_until(position, depth, &flags.stop, |m, count| {
         send(&format!("{}: {count}", Move16::uci(&m)));
         total += count;
-    }
-    if depth == 0 {
-        total = perft(position, 0);
+        counted += 1;
+    });
+    // Done before the last lines go out, as for a search's `bestmove`.
+    flags.done.store(true, Ordering::SeqCst);
+    if !finished {
+        note(&format!(
+            "go perft {depth} stopped after {counted} of {} root moves",
+            position.legal_moves().len()
+        ));
+        return;
     }
     let ms = start.elapsed().as_millis().max(1) as u64;
     send("");

@@ -1,31 +1,36 @@
 //! The input layer: one line of GUI text in, one `Command` (or a refusal) out.
 //!
-//! Parsing is vampirc-uci 0.11.1's, behind a thin guard of ours. Measured gaps of that crate and
-//! what the guard does about each:
-//! - runs of spaces make it drop every move of `position … moves …`: whitespace is collapsed;
-//! - a FEN without the halfmove and fullmove fields is unknown to it: `0 1` is appended;
-//! - `go depth 300`, `go movestogo 300` and `go mate 300` panic (u8 fields): clamped to 255;
-//! - numbers of 13 digits or more are cut to their first 12 digits or make the line unknown:
-//!   clamped to 999 999 999 999 (31 years, or 10^12 nodes) before it sees them;
-//! - `position startpos moves e2e4 0000 e7e5` parses with everything from `0000` on dropped, as
-//!   is anything after a token that is not a move: such a command is refused whole, naming the
-//!   token;
-//! - `go ponder wtime …` loses the ponder flag, and unknown `go` tokens are dropped silently:
-//!   the flag is kept here, unknown tokens are named in a note;
-//! - `setoption name Hash value` (no value) is refused here, naming the option;
-//! - `go perft N` and `d` are not UCI: they never reach it.
+//! vampirc-uci 0.11.1 parses every UCI line once. In front of it, a small normalisation pass
+//! rewrites only what that crate is known to misread (each gap has its own test below):
+//! - runs of spaces or tabs make it drop every move after `moves`: tokens are joined by one space;
+//! - it takes a command word as a prefix (`isreadyx` is `isready`) and drops what follows an
+//!   argument-free command (`quit now`): the first token must be a whole command word, and
+//!   arguments where none belong refuse the line;
+//! - a FEN without the halfmove and fullmove fields is unknown to it: `0 1` is appended; a
+//!   counter of more than 4 digits ends its FEN and drops the moves: clamped to 9999 (noted);
+//! - it stops reading the move list at the first token that is not a move (`0000`, and
+//!   `e7e5x` is read as `e7e5`): a move list with such a token is refused whole, naming it;
+//! - in `go` it stops at the first token it does not know, dropping the rest (or the whole
+//!   line): unknown tokens and keywords without a valid value are left out (noted);
+//! - `go depth|movestogo|mate` over 255 panic (u8 fields) and numbers of 13 digits or more are
+//!   cut: numbers are clamped to 255 and 999 999 999 999 (noted); negative times read as 0;
+//! - `go` holds one time control, so `ponder` and `infinite` beside a clock are lost: both are
+//!   taken out as flags; `movetime` beside a clock is lost: the clock is left out (noted);
+//! - `setoption name X value` with nothing after `value` reads as a button: refused.
 //!
-//! As a last defence the call into vampirc-uci runs under `catch_unwind`, so even a gap not
-//! listed above becomes a refusal, never a crash.
+//! `go perft N` and `d` are not UCI: they never reach it. As a last defence the call into
+//! vampirc-uci runs under `catch_unwind`, so a gap not listed becomes a refusal, never a crash.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use vampirc_uci::{UciMessage, UciTimeControl};
+use vampirc_uci::{Duration, UciMessage, UciSearchControl, UciTimeControl};
 
 /// Largest number handed to vampirc-uci: its grammar reads at most 12 digits.
 const MAX_NUMBER: u64 = 999_999_999_999;
 /// Largest value of vampirc-uci's u8 fields (depth, movestogo, mate).
 const MAX_SMALL: u64 = 255;
+/// Largest FEN move counter vampirc-uci reads (4 digits).
+const MAX_COUNTER: u64 = 9_999;
 
 /// Where `position` starts from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,59 +124,73 @@ pub enum Input {
 /// Reads one line of GUI input. Never panics.
 pub fn parse_line(line: &str) -> Input {
     let tokens: Vec<&str> = line.split_whitespace().collect();
-    let Some(&head) = tokens.first() else {
+    if tokens.is_empty() {
         return Input::Empty;
-    };
-    let args = &tokens[1..];
-    let result = match head {
-        "uci" | "isready" | "ucinewgame" | "stop" | "ponderhit" | "quit" => {
-            simple(head, args).and_then(|()| via_vampirc(head, &tokens))
-        }
-        "debug" => simple_debug(args).and_then(|()| via_vampirc(head, &tokens)),
-        "d" => simple(head, args).map(|()| (Command::Display, Vec::new())),
-        "setoption" => setoption(&tokens),
-        "position" => position(&tokens),
-        "go" if args.first() == Some(&"perft") => go_perft(args),
-        "go" => go(args),
-        _ => Err(format!("unknown command \"{}\"", line.trim())),
-    };
-    match result {
-        Ok((command, notes)) => Input::Command(command, notes),
+    }
+    let mut notes = Vec::new();
+    match read(&tokens, &mut notes) {
+        Ok(command) => Input::Command(command, notes),
         Err(message) => Input::Refused(message),
     }
 }
 
+/// Normalises the line, has vampirc-uci parse it and maps its message to a `Command`.
+fn read(tokens: &[&str], notes: &mut Vec<String>) -> Result<Command, String> {
+    let (head, args) = (tokens[0], &tokens[1..]);
+    // `ponder` and `infinite`, taken out of a `go` line before vampirc-uci sees it.
+    let mut flags = Go::default();
+    let line = match head {
+        "d" => return no_args(head, args).map(|()| Command::Display),
+        "go" if args.first() == Some(&"perft") => return go_perft(args),
+        "uci" | "isready" | "ucinewgame" | "stop" | "ponderhit" | "quit" => {
+            no_args(head, args)?;
+            head.to_string()
+        }
+        "debug" if matches!(args, ["on"] | ["off"]) => tokens.join(" "),
+        "debug" => {
+            let got = args.join(" ");
+            return Err(format!("debug expects on or off, got \"{got}\""));
+        }
+        "setoption" => setoption_line(tokens)?,
+        "position" => position_line(args, notes)?,
+        "go" => go_line(args, &mut flags, notes),
+        _ => return Err(format!("unknown command \"{}\"", tokens.join(" "))),
+    };
+    let parsed = catch_unwind(AssertUnwindSafe(|| vampirc_uci::parse_one(&line)));
+    match parsed {
+        Ok(UciMessage::Unknown(..)) => Err(refusal(head, &line)),
+        Ok(message) => command(message, flags),
+        Err(_) => Err(format!("could not parse \"{line}\" (parser failure)")),
+    }
+}
+
 /// A command that takes no arguments.
-fn simple(head: &str, args: &[&str]) -> Result<(), String> {
+fn no_args(head: &str, args: &[&str]) -> Result<(), String> {
     match args.first() {
         None => Ok(()),
         Some(extra) => Err(format!("unexpected \"{extra}\" after {head}")),
     }
 }
 
-fn simple_debug(args: &[&str]) -> Result<(), String> {
-    match args {
-        ["on"] | ["off"] => Ok(()),
-        _ => Err(format!(
-            "debug expects on or off, got \"{}\"",
-            args.join(" ")
-        )),
+/// Why vampirc-uci could not read a normalised line, in the user's terms.
+fn refusal(head: &str, line: &str) -> String {
+    match head {
+        "setoption" => "setoption expects: setoption name <name> [value <value>]".to_string(),
+        "position" => {
+            let fen = line.strip_prefix("position fen ").unwrap_or_default();
+            let fen = fen.split(" moves ").next().unwrap_or_default();
+            match clio_board::parse_fen(fen) {
+                Err(e) => format!("position: {e}"),
+                Ok(_) => format!("position fen: \"{fen}\" is beyond vampirc-uci's FEN grammar"),
+            }
+        }
+        _ => format!("could not parse \"{line}\""),
     }
 }
 
-/// Hands a checked, whitespace-normalised line to vampirc-uci, under `catch_unwind`.
-fn vampirc(line: &str) -> Result<UciMessage, String> {
-    let text = line.to_string();
-    match catch_unwind(AssertUnwindSafe(|| vampirc_uci::parse_one(&text))) {
-        Ok(UciMessage::Unknown(..)) => Err(format!("could not parse \"{line}\"")),
-        Ok(message) => Ok(message),
-        Err(_) => Err(format!("could not parse \"{line}\" (parser failure)")),
-    }
-}
-
-/// Parses a checked line with vampirc-uci and maps the argument-free commands.
-fn via_vampirc(head: &str, tokens: &[&str]) -> Result<(Command, Vec<String>), String> {
-    let command = match vampirc(&tokens.join(" "))? {
+/// vampirc-uci's message as a `Command`; `flags` holds what was taken out of a `go` line.
+fn command(message: UciMessage, flags: Go) -> Result<Command, String> {
+    Ok(match message {
         UciMessage::Uci => Command::Uci,
         UciMessage::IsReady => Command::IsReady,
         UciMessage::UciNewGame => Command::NewGame,
@@ -179,37 +198,72 @@ fn via_vampirc(head: &str, tokens: &[&str]) -> Result<(Command, Vec<String>), St
         UciMessage::PonderHit => Command::PonderHit,
         UciMessage::Quit => Command::Quit,
         UciMessage::Debug(on) => Command::Debug(on),
-        other => return Err(format!("{head}: unexpected parse {other:?}")),
-    };
-    Ok((command, Vec::new()))
+        UciMessage::SetOption { name, value } => Command::SetOption {
+            name,
+            value: value.map(|v| v.trim().to_string()),
+        },
+        UciMessage::Position {
+            startpos,
+            fen,
+            moves,
+        } => Command::Position {
+            start: match (startpos, fen) {
+                (true, _) => Start::StartPos,
+                (false, Some(fen)) => Start::Fen(fen.as_str().trim().to_string()),
+                (false, None) => return Err("position: no start position read".to_string()),
+            },
+            moves: moves
+                .iter()
+                .map(|m| m.to_string().to_ascii_lowercase())
+                .collect(),
+        },
+        UciMessage::Go {
+            time_control,
+            search_control,
+        } => Command::Go(go(time_control, search_control, flags)),
+        other => return Err(format!("unexpected message {other}")),
+    })
 }
 
-fn setoption(tokens: &[&str]) -> Result<(Command, Vec<String>), String> {
-    if tokens.get(1) != Some(&"name") || tokens.len() < 3 {
-        return Err("setoption expects: setoption name <name> [value <value>]".to_string());
-    }
-    let value_at = tokens.iter().position(|t| t.eq_ignore_ascii_case("value"));
-    if value_at == Some(2) {
-        return Err("setoption: missing option name".to_string());
-    }
-    if let Some(at) = value_at {
-        if at + 1 == tokens.len() {
-            return Err(format!(
-                "setoption name {}: missing value",
-                tokens[2..at].join(" ")
-            ));
+/// `go` (holding the flags taken out of the line) completed from vampirc-uci's time and search
+/// control.
+fn go(time: Option<UciTimeControl>, search: Option<UciSearchControl>, mut go: Go) -> Go {
+    let ms = |d: Duration| d.num_milliseconds().max(0) as u64;
+    match time {
+        Some(UciTimeControl::Infinite) => go.infinite = true,
+        Some(UciTimeControl::Ponder) => go.ponder = true,
+        Some(UciTimeControl::MoveTime(d)) => go.movetime = Some(ms(d)),
+        Some(UciTimeControl::TimeLeft {
+            white_time,
+            black_time,
+            white_increment,
+            black_increment,
+            moves_to_go,
+        }) => {
+            go.wtime = white_time.map(ms);
+            go.btime = black_time.map(ms);
+            go.winc = white_increment.map(ms);
+            go.binc = black_increment.map(ms);
+            go.movestogo = moves_to_go.map(u32::from);
         }
+        None => {}
     }
-    match vampirc(&tokens.join(" "))? {
-        UciMessage::SetOption { name, value } => Ok((
-            Command::SetOption {
-                name,
-                value: value.map(|v| v.trim().to_string()),
-            },
-            Vec::new(),
-        )),
-        other => Err(format!("setoption: unexpected parse {other:?}")),
+    if let Some(s) = search {
+        go.depth = s.depth.map(u32::from);
+        go.mate = s.mate.map(u32::from);
+        go.nodes = s.nodes;
+        go.searchmoves = s.search_moves.iter().map(|m| m.to_string()).collect();
     }
+    go
+}
+
+/// `setoption` as given, unless `value` ends it (which vampirc-uci would read as no value).
+fn setoption_line(tokens: &[&str]) -> Result<String, String> {
+    if tokens.len() > 3 && tokens[tokens.len() - 1].eq_ignore_ascii_case("value") {
+        let name = tokens[2..tokens.len() - 1].join(" ");
+        return Err(format!("setoption name {name}: missing value"));
+    }
+    Ok(tokens.join(" "))
 }
 
 /// Whether `token` has the shape of a UCI move (`e2e4`, `e7e8q`); legality is checked later.
@@ -223,11 +277,12 @@ fn is_move_shape(token: &str) -> bool {
     }
 }
 
-fn position(tokens: &[&str]) -> Result<(Command, Vec<String>), String> {
-    let moves_at = tokens.iter().position(|&t| t == "moves");
-    let (setup, moves) = match moves_at {
-        Some(at) => (&tokens[1..at], &tokens[at + 1..]),
-        None => (&tokens[1..], &[][..]),
+/// `position` with the FEN's move counters filled in or clamped; refused when the start is
+/// neither `startpos` nor a FEN of 4 or 6 fields, or a listed move is not move-shaped.
+fn position_line(args: &[&str], notes: &mut Vec<String>) -> Result<String, String> {
+    let (setup, moves) = match args.iter().position(|&t| t == "moves") {
+        Some(at) => (&args[..at], &args[at + 1..]),
+        None => (args, &[][..]),
     };
     if let Some(bad) = moves.iter().find(|m| !is_move_shape(m)) {
         return Err(if *bad == "0000" {
@@ -236,31 +291,31 @@ fn position(tokens: &[&str]) -> Result<(Command, Vec<String>), String> {
             format!("position: \"{bad}\" is not a move; command ignored")
         });
     }
-    let mut notes = Vec::new();
-    let mut line: Vec<String> = vec!["position".to_string()];
+    let mut line = "position".to_string();
     match setup {
-        ["startpos"] => line.push("startpos".to_string()),
-        ["fen", fields @ ..] => {
-            // The FEN itself is checked by the board crate, whose errors name the field; here we
-            // only refuse what cannot be a FEN at all and fill in missing move counters.
-            let fields: Vec<&str> = fields.to_vec();
-            match fields.len() {
-                4 => {
-                    line.push("fen".to_string());
-                    line.extend(fields.iter().map(|s| s.to_string()));
-                    line.extend(["0".to_string(), "1".to_string()]);
-                }
-                6 => {
-                    line.push("fen".to_string());
-                    line.extend(fields.iter().map(|s| s.to_string()));
-                }
-                n => {
-                    return Err(format!(
-                        "position fen: expected 4 or 6 FEN fields, got {n} (\"{}\")",
-                        fields.join(" ")
-                    ))
-                }
+        ["startpos"] => line.push_str(" startpos"),
+        ["fen", fields @ ..] if fields.len() == 4 || fields.len() == 6 => {
+            line = format!("position fen {}", fields[..4].join(" "));
+            for text in [fields.get(4).unwrap_or(&"0"), fields.get(5).unwrap_or(&"1")] {
+                let counter = match text.parse::<u128>() {
+                    Ok(n) if n > u128::from(MAX_COUNTER) => {
+                        notes.push(format!(
+                            "position fen: counter {text} read as {MAX_COUNTER}"
+                        ));
+                        MAX_COUNTER.to_string()
+                    }
+                    Ok(n) => n.to_string(),
+                    Err(_) => text.to_string(),
+                };
+                line = format!("{line} {counter}");
             }
+        }
+        ["fen", fields @ ..] => {
+            return Err(format!(
+                "position fen: expected 4 or 6 FEN fields, got {} (\"{}\")",
+                fields.len(),
+                fields.join(" ")
+            ))
         }
         [] => return Err("position: expected startpos or fen".to_string()),
         other => {
@@ -270,95 +325,32 @@ fn position(tokens: &[&str]) -> Result<(Command, Vec<String>), String> {
             ))
         }
     }
-    let start = match &line[1][..] {
-        "startpos" => Start::StartPos,
-        _ => {
-            let fen = line[2..].join(" ");
-            // The board crate judges the FEN (its errors name the field); vampirc's grammar is
-            // narrower (e.g. counters of 5+ digits), so it sees a placeholder FEN of the same
-            // shape when this one would be beyond it.
-            if let Err(e) = clio_board::parse_fen(&fen) {
-                return Err(format!("position: {e}"));
-            }
-            Start::Fen(fen)
-        }
-    };
-    if moves_at.is_some() {
-        line.push("moves".to_string());
-        line.extend(moves.iter().map(|s| s.to_string()));
+    if !moves.is_empty() {
+        line = format!("{line} moves {}", moves.join(" "));
     }
-    let direct = line.join(" ");
-    let (start_ok, parsed) = read_position(&direct)?;
-    let parsed = match (&start, start_ok) {
-        (Start::StartPos, Start::StartPos) => parsed,
-        (Start::Fen(ours), Start::Fen(theirs)) if *ours == theirs => parsed,
-        (Start::Fen(_), _) => {
-            // vampirc's FEN grammar is narrower than the board crate's (counters of 5+
-            // digits, for one) and may cut the FEN short: the move list is then read from a
-            // placeholder line of the same shape, and the FEN from our tokens.
-            notes.push(
-                "position fen: FEN beyond vampirc-uci's grammar, read by the board crate"
-                    .to_string(),
-            );
-            let mut placeholder = vec!["position", "startpos"];
-            if moves_at.is_some() {
-                placeholder.push("moves");
-                placeholder.extend(moves.iter().copied());
-            }
-            read_position(&placeholder.join(" "))?.1
-        }
-        (Start::StartPos, Start::Fen(_)) => {
-            return Err("position: startpos misread as a FEN; command ignored".to_string())
-        }
-    };
-    if parsed != moves {
-        return Err(format!(
-            "position: move list misread (\"{}\" read as \"{}\"); command ignored",
-            moves.join(" "),
-            parsed.join(" ")
-        ));
-    }
-    Ok((
-        Command::Position {
-            start,
-            moves: parsed,
-        },
-        notes,
-    ))
+    Ok(line)
 }
 
-/// vampirc's reading of a `position` line: the start and the moves as lowercase UCI text.
-fn read_position(line: &str) -> Result<(Start, Vec<String>), String> {
-    match vampirc(line)? {
-        UciMessage::Position {
-            startpos,
-            fen,
-            moves,
-        } => {
-            let start = match (startpos, fen) {
-                (true, _) => Start::StartPos,
-                (false, Some(fen)) => Start::Fen(fen.as_str().trim().to_string()),
-                (false, None) => return Err("position: no start position read".to_string()),
-            };
-            let moves = moves
-                .iter()
-                .map(|m| m.to_string().to_ascii_lowercase())
-                .collect();
-            Ok((start, moves))
-        }
-        other => Err(format!("position: unexpected parse {other:?}")),
-    }
-}
-
-fn go_perft(args: &[&str]) -> Result<(Command, Vec<String>), String> {
+fn go_perft(args: &[&str]) -> Result<Command, String> {
     match args {
         ["perft", depth] => match depth.parse::<u32>() {
-            Ok(d) if (1..=20).contains(&d) => Ok((Command::Perft(d), Vec::new())),
+            Ok(d) if (1..=20).contains(&d) => Ok(Command::Perft(d)),
             _ => Err(format!(
                 "go perft: depth \"{depth}\" is not a number in 1..=20"
             )),
         },
         _ => Err("go perft expects one depth: go perft N".to_string()),
+    }
+}
+
+/// For a `go` keyword that takes a number: whether it may carry a sign (times), and the largest
+/// value vampirc-uci reads for it.
+fn number_key(key: &str) -> Option<(bool, u64)> {
+    match key {
+        "wtime" | "btime" | "winc" | "binc" | "movetime" => Some((true, MAX_NUMBER)),
+        "nodes" => Some((false, MAX_NUMBER)),
+        "depth" | "movestogo" | "mate" => Some((false, MAX_SMALL)),
+        _ => None,
     }
 }
 
@@ -370,25 +362,20 @@ fn go_number(
     max: u64,
     notes: &mut Vec<String>,
 ) -> Option<u64> {
-    let (negative, digits) = match text.as_bytes().first() {
-        Some(b'-') if signed => (true, &text[1..]),
-        Some(b'+') if signed => (false, &text[1..]),
-        _ => (false, text),
+    let digits = match signed {
+        true => text.strip_prefix(['+', '-']).unwrap_or(text),
+        false => text,
     };
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         notes.push(format!("go: ignored {key} \"{text}\" (not a number)"));
         return None;
     }
-    if negative {
+    if digits.len() < text.len() && text.starts_with('-') {
         notes.push(format!("go: {key} {text} read as 0"));
         return Some(0);
     }
-    let trimmed = digits.trim_start_matches('0');
-    let value = if trimmed.len() > 19 {
-        u64::MAX
-    } else {
-        trimmed.parse::<u64>().unwrap_or(0)
-    };
+    // Only digits: the parse fails on overflow alone.
+    let value = digits.parse::<u64>().unwrap_or(u64::MAX);
     if value > max {
         notes.push(format!("go: {key} {text} clamped to {max}"));
         return Some(max);
@@ -396,409 +383,59 @@ fn go_number(
     Some(value)
 }
 
-fn go(args: &[&str]) -> Result<(Command, Vec<String>), String> {
-    let mut notes = Vec::new();
-    let mut ours = Go::default();
-    // The line vampirc sees: only tokens we have checked, numbers already clamped, no ponder.
-    let mut line: Vec<String> = vec!["go".to_string()];
+/// `go` as vampirc-uci can read it: known keywords with clamped numbers, `ponder` and `infinite`
+/// taken out into `flags`, and the clock left out beside `movetime`.
+fn go_line(args: &[&str], flags: &mut Go, notes: &mut Vec<String>) -> String {
+    let is_keyword =
+        |t: &str| number_key(t).is_some() || matches!(t, "ponder" | "infinite" | "searchmoves");
+    let mut numbers: Vec<(&str, u64)> = Vec::new();
+    let mut searchmoves: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
+        i += 1;
         match key {
-            "infinite" => {
-                ours.infinite = true;
-                line.push(key.to_string());
-                i += 1;
-            }
-            "ponder" => {
-                ours.ponder = true;
-                i += 1;
-            }
+            "ponder" => flags.ponder = true,
+            "infinite" => flags.infinite = true,
             "searchmoves" => {
-                i += 1;
                 while i < args.len() && is_move_shape(args[i]) {
-                    ours.searchmoves.push(args[i].to_string());
+                    searchmoves.push(args[i]);
                     i += 1;
                 }
-                if !ours.searchmoves.is_empty() {
-                    line.push(key.to_string());
-                    line.extend(ours.searchmoves.iter().cloned());
+            }
+            _ => match (number_key(key), args.get(i).filter(|t| !is_keyword(t))) {
+                (None, _) => notes.push(format!("go: ignored unknown token \"{key}\"")),
+                (Some(_), None) => notes.push(format!("go: ignored {key} without a value")),
+                (Some((signed, max)), Some(text)) => {
+                    i += 1;
+                    if let Some(value) = go_number(key, text, signed, max, notes) {
+                        numbers.push((key, value));
+                    }
                 }
-            }
-            "wtime" | "btime" | "winc" | "binc" | "movetime" | "nodes" | "depth" | "movestogo"
-            | "mate" => {
-                let Some(text) = args.get(i + 1) else {
-                    notes.push(format!("go: ignored {key} without a value"));
-                    break;
-                };
-                i += 2;
-                let signed = matches!(key, "wtime" | "btime" | "winc" | "binc" | "movetime");
-                let max = match key {
-                    "depth" | "movestogo" | "mate" => MAX_SMALL,
-                    _ => MAX_NUMBER,
-                };
-                let Some(value) = go_number(key, text, signed, max, &mut notes) else {
-                    continue;
-                };
-                match key {
-                    "wtime" => ours.wtime = Some(value),
-                    "btime" => ours.btime = Some(value),
-                    "winc" => ours.winc = Some(value),
-                    "binc" => ours.binc = Some(value),
-                    "movetime" => ours.movetime = Some(value),
-                    "nodes" => ours.nodes = Some(value),
-                    "depth" => ours.depth = Some(value as u32),
-                    "movestogo" => ours.movestogo = Some(value as u32),
-                    _ => ours.mate = Some(value as u32),
-                }
-                line.push(key.to_string());
-                line.push(value.to_string());
-            }
-            other => {
-                notes.push(format!("go: ignored unknown token \"{other}\""));
-                i += 1;
-            }
+            },
         }
     }
-    let parsed = match vampirc(&line.join(" "))? {
-        UciMessage::Go {
-            time_control,
-            search_control,
-        } => (time_control, search_control),
-        other => return Err(format!("go: unexpected parse {other:?}")),
-    };
-    check_go(&ours, parsed)?;
-    Ok((Command::Go(ours), notes))
-}
-
-/// Cross-checks vampirc's reading of the `go` line against ours; a disagreement refuses it.
-fn check_go(
-    ours: &Go,
-    (time_control, search_control): (
-        Option<UciTimeControl>,
-        Option<vampirc_uci::UciSearchControl>,
-    ),
-) -> Result<(), String> {
-    let ms = |d: Option<vampirc_uci::Duration>| d.map(|d| d.num_milliseconds().max(0) as u64);
-    let theirs_depth = search_control.as_ref().and_then(|s| s.depth.map(u32::from));
-    let theirs_nodes = search_control.as_ref().and_then(|s| s.nodes);
-    let mut agree = theirs_depth == ours.depth && theirs_nodes == ours.nodes;
-    match time_control {
-        Some(UciTimeControl::Infinite) => agree &= ours.infinite,
-        Some(UciTimeControl::MoveTime(d)) => agree &= ms(Some(d)) == ours.movetime,
-        Some(UciTimeControl::TimeLeft {
-            white_time,
-            black_time,
-            white_increment,
-            black_increment,
-            moves_to_go,
-        }) => {
-            agree &= ms(white_time) == ours.wtime
-                && ms(black_time) == ours.btime
-                && ms(white_increment) == ours.winc
-                && ms(black_increment) == ours.binc
-                && moves_to_go.map(u32::from) == ours.movestogo;
+    let clock = |k: &str| matches!(k, "wtime" | "btime" | "winc" | "binc" | "movestogo");
+    if numbers.iter().any(|&(k, _)| k == "movetime") {
+        let dropped: Vec<&str> = numbers
+            .iter()
+            .map(|&(k, _)| k)
+            .filter(|k| clock(k))
+            .collect();
+        if !dropped.is_empty() {
+            notes.push(format!("go: movetime given; ignored {}", dropped.join(" ")));
+            numbers.retain(|&(k, _)| !clock(k));
         }
-        Some(UciTimeControl::Ponder) | None => {}
     }
-    if agree {
-        Ok(())
-    } else {
-        Err("go: limits misread by the parser; command ignored".to_string())
+    let mut line = "go".to_string();
+    for (key, value) in numbers {
+        line = format!("{line} {key} {value}");
     }
+    if !searchmoves.is_empty() {
+        line = format!("{line} searchmoves {}", searchmoves.join(" "));
+    }
+    line
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn command(line: &str) -> (Command, Vec<String>) {
-        match parse_line(line) {
-            Input::Command(c, notes) => (c, notes),
-            other => panic!("{line:?} gave {other:?}"),
-        }
-    }
-
-    fn refused(line: &str) -> String {
-        match parse_line(line) {
-            Input::Refused(message) => message,
-            other => panic!("{line:?} should be refused, gave {other:?}"),
-        }
-    }
-
-    #[test]
-    fn simple_commands() {
-        assert_eq!(command("uci").0, Command::Uci);
-        assert_eq!(command("  isready  ").0, Command::IsReady);
-        assert_eq!(command("ucinewgame").0, Command::NewGame);
-        assert_eq!(command("stop").0, Command::Stop);
-        assert_eq!(command("quit").0, Command::Quit);
-        assert_eq!(command("ponderhit").0, Command::PonderHit);
-        assert_eq!(command("debug on").0, Command::Debug(true));
-        assert_eq!(command("d").0, Command::Display);
-        assert_eq!(parse_line("   "), Input::Empty);
-        assert!(refused("stopx").contains("stopx"));
-        assert!(refused("quit now").contains("now"));
-        assert!(refused("xyzzy 1 2").contains("xyzzy"));
-    }
-
-    #[test]
-    fn fen_without_move_counters_is_completed() {
-        let (c, _) = command("position fen 8/8/8/4k3/8/8/8/4K3 w - -");
-        assert_eq!(
-            c,
-            Command::Position {
-                start: Start::Fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1".to_string()),
-                moves: vec![]
-            }
-        );
-        let (c, _) = command("position fen 8/8/8/4k3/8/8/8/4K3 w - - moves e1e2 e5e4");
-        let Command::Position { moves, .. } = c else {
-            panic!()
-        };
-        assert_eq!(moves, ["e1e2", "e5e4"]);
-    }
-
-    #[test]
-    fn fen_beyond_vampirc_counters_still_read() {
-        let (c, notes) = command("position fen 8/8/8/4k3/8/8/8/4K3 w - - 12 12345 moves e1e2");
-        assert_eq!(
-            c,
-            Command::Position {
-                start: Start::Fen("8/8/8/4k3/8/8/8/4K3 w - - 12 12345".to_string()),
-                moves: vec!["e1e2".to_string()]
-            }
-        );
-        assert_eq!(notes.len(), 1);
-    }
-
-    #[test]
-    fn bad_fen_names_the_field() {
-        let m = refused("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1");
-        assert!(m.contains("side to move"), "{m}");
-        let m = refused("position fen 9/8/8/4k3/8/8/8/4K3 w - - 0 1");
-        assert!(m.contains("rank 8"), "{m}");
-        assert!(refused("position fen 8/8/8 w").contains("FEN fields"));
-        assert!(refused("position").contains("startpos or fen"));
-        assert!(refused("position somewhere").contains("somewhere"));
-    }
-
-    #[test]
-    fn null_and_garbage_moves_refuse_the_whole_command() {
-        assert!(refused("position startpos moves e2e4 0000 e7e5").contains("0000"));
-        assert!(refused("position startpos moves e2e4 e7e5x").contains("e7e5x"));
-        assert!(refused("position startpos moves e2e4 garbage").contains("garbage"));
-    }
-
-    #[test]
-    fn runs_of_spaces_keep_every_move() {
-        let (c, _) = command("position  startpos   moves   e2e4 \t  e7e5");
-        assert_eq!(
-            c,
-            Command::Position {
-                start: Start::StartPos,
-                moves: vec!["e2e4".to_string(), "e7e5".to_string()]
-            }
-        );
-    }
-
-    #[test]
-    fn setoption_forms() {
-        assert_eq!(
-            command("setoption name Move Overhead value 30").0,
-            Command::SetOption {
-                name: "Move Overhead".to_string(),
-                value: Some("30".to_string())
-            }
-        );
-        assert_eq!(
-            command("setoption name Clear Hash").0,
-            Command::SetOption {
-                name: "Clear Hash".to_string(),
-                value: None
-            }
-        );
-        assert!(refused("setoption name Hash value").contains("Hash"));
-        assert!(refused("setoption Hash 3").contains("setoption name"));
-        // A 13-digit value reaches the option layer, which judges its range.
-        assert_eq!(
-            command("setoption name Hash value 1234567890123").0,
-            Command::SetOption {
-                name: "Hash".to_string(),
-                value: Some("1234567890123".to_string())
-            }
-        );
-    }
-
-    #[test]
-    fn go_values_vampirc_would_panic_on_are_clamped() {
-        for (line, depth, movestogo) in [
-            ("go depth 300", Some(255), None),
-            ("go movestogo 300 wtime 1000 btime 1000", None, Some(255)),
-        ] {
-            let (c, notes) = command(line);
-            let Command::Go(g) = c else { panic!() };
-            assert_eq!((g.depth, g.movestogo), (depth, movestogo), "{line}");
-            assert!(notes.iter().any(|n| n.contains("300")), "{notes:?}");
-        }
-        let (Command::Go(g), _) = command("go mate 999") else {
-            panic!()
-        };
-        assert_eq!(g.mate, Some(255));
-    }
-
-    #[test]
-    fn go_long_numbers_are_clamped_not_cut() {
-        let (Command::Go(g), notes) = command("go nodes 1234567890123") else {
-            panic!()
-        };
-        assert_eq!(g.nodes, Some(MAX_NUMBER));
-        assert_eq!(notes.len(), 1);
-        let (Command::Go(g), _) =
-            command("go wtime 99999999999999999999999 btime 1000 winc 10 binc 10")
-        else {
-            panic!()
-        };
-        assert_eq!(
-            (g.wtime, g.btime, g.winc),
-            (Some(MAX_NUMBER), Some(1000), Some(10))
-        );
-    }
-
-    #[test]
-    fn go_ponder_keeps_the_flag_and_the_clock() {
-        let (Command::Go(g), notes) = command("go ponder wtime 1000 btime 2000 winc 10 binc 20")
-        else {
-            panic!()
-        };
-        assert!(g.ponder);
-        assert_eq!(
-            (g.wtime, g.btime, g.winc, g.binc),
-            (Some(1000), Some(2000), Some(10), Some(20))
-        );
-        assert!(notes.is_empty());
-    }
-
-    #[test]
-    fn go_oddities_are_noted() {
-        let (Command::Go(g), notes) = command("go depth 5 garbage") else {
-            panic!()
-        };
-        assert_eq!(g.depth, Some(5));
-        assert!(notes[0].contains("garbage"));
-        let (Command::Go(g), notes) = command("go wtime -50 btime 100 depth x") else {
-            panic!()
-        };
-        assert_eq!((g.wtime, g.btime, g.depth), (Some(0), Some(100), None));
-        assert_eq!(notes.len(), 2);
-        let (Command::Go(g), _) = command("go infinite searchmoves e2e4 d2d4") else {
-            panic!()
-        };
-        assert!(g.infinite);
-        assert_eq!(g.searchmoves, ["e2e4", "d2d4"]);
-        assert_eq!(command("go").0, Command::Go(Go::default()));
-    }
-
-    #[test]
-    fn go_perft() {
-        assert_eq!(command("go perft 4").0, Command::Perft(4));
-        assert!(refused("go perft x").contains("\"x\""));
-        assert!(refused("go perft").contains("go perft N"));
-    }
-
-    /// Random lines from a vocabulary of UCI words, numbers of every size and junk: the layer
-    /// never panics, and a `go` (other than `go perft`) always yields a search, so a GUI
-    /// always gets its `bestmove`.
-    #[test]
-    fn random_lines_never_panic_and_go_always_searches() {
-        const WORDS: &[&str] = &[
-            "go",
-            "position",
-            "startpos",
-            "fen",
-            "moves",
-            "e2e4",
-            "e7e5",
-            "0000",
-            "e7e8q",
-            "depth",
-            "300",
-            "-1",
-            "1234567890123",
-            "99999999999999999999999",
-            "wtime",
-            "btime",
-            "winc",
-            "binc",
-            "movestogo",
-            "movetime",
-            "nodes",
-            "mate",
-            "ponder",
-            "infinite",
-            "searchmoves",
-            "setoption",
-            "name",
-            "value",
-            "Hash",
-            "perft",
-            "x",
-            "",
-            "8/8/8/4k3/8/8/8/4K3",
-            "w",
-            "b",
-            "-",
-            "0",
-            "1",
-            "KQkq",
-            "stop",
-            "isready",
-        ];
-        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = |n: usize| {
-            // xorshift64 (Marsaglia 2003).
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
-        for _ in 0..20_000 {
-            let len = 1 + next(9);
-            let mut words: Vec<&str> = (0..len).map(|_| WORDS[next(WORDS.len())]).collect();
-            if next(2) == 0 {
-                words.insert(0, "go");
-            }
-            let line = words.join(" ");
-            let parsed = parse_line(&line);
-            let tokens: Vec<&str> = line.split_whitespace().collect();
-            if tokens.first() == Some(&"go") && tokens.get(1) != Some(&"perft") {
-                assert!(
-                    matches!(parsed, Input::Command(Command::Go(_), _)),
-                    "{line:?} gave {parsed:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn never_panics_on_hostile_lines() {
-        let lines = [
-            "go depth 99999999999999999999999999999999",
-            "go movestogo 256 depth 256 mate 256",
-            "position fen",
-            "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
-            "position startpos moves",
-            "setoption name",
-            "setoption name value 3",
-            "register name x",
-            "go searchmoves",
-            "go wtime",
-            "go wtime - btime +",
-            "debug",
-            "\u{0}\u{ff}é",
-        ];
-        for line in lines {
-            let _ = parse_line(line);
-        }
-    }
-}
+mod tests;

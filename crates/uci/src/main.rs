@@ -4,6 +4,7 @@
 mod cli;
 mod engine;
 mod input;
+mod limits;
 mod options;
 
 use std::process::ExitCode;

@@ -39,6 +39,8 @@ impl Default for Settings {
 pub enum Effect {
     /// Nothing more.
     None,
+    /// Reallocate the hash table at this many MB (`Hash`).
+    ResizeHash(usize),
     /// Clear the hash table and histories (`Clear Hash`).
     ClearHash,
 }
@@ -120,7 +122,7 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Result
                 }
             }
             settings.hash_mb = mb;
-            return Ok(Effect::None);
+            return Ok(Effect::ResizeHash(mb));
         }
         "threads" => {
             spin("Threads", value, 1, 1)?;
@@ -212,7 +214,10 @@ mod tests {
     #[test]
     fn accepted_values_take_effect() {
         let mut s = Settings::default();
-        assert_eq!(apply(&mut s, "hash", Some("32")), Ok(Effect::None));
+        assert_eq!(
+            apply(&mut s, "hash", Some("32")),
+            Ok(Effect::ResizeHash(32))
+        );
         assert_eq!(s.hash_mb, 32);
         assert_eq!(apply(&mut s, "Move Overhead", Some("50")), Ok(Effect::None));
         assert_eq!(s.move_overhead_ms, 50);

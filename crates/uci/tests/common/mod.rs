@@ -31,7 +31,13 @@ pub struct Engine {
 impl Engine {
     /// Starts `clio` with piped stdin/stdout.
     pub fn start() -> Engine {
-        let mut child = Command::new(clio_path())
+        Engine::start_command(&mut Command::new(clio_path()))
+    }
+
+    /// Starts `command` (one that runs `clio`, e.g. under a shell that sets limits) with
+    /// piped stdin/stdout.
+    pub fn start_command(command: &mut Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

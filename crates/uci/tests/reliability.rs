@@ -1,0 +1,168 @@
+//! Issue 11 over pipes: no command sequence leaves the real `clio` binary searching forever,
+//! deaf, or dead. Every wait is bounded by a generous deadline (a hang guard, not a timing
+//! assertion).
+
+mod common;
+
+use std::process::Command;
+
+use common::{chess, clio_path, legal, Engine, QUICK};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+
+/// An engine in a `go infinite` from the start position that has reported a depth, and has
+/// then been sent `position startpos moves e2e4`.
+fn searching_then_new_position() -> Engine {
+    let mut e = Engine::ready();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth"), QUICK);
+    e.send("position startpos moves e2e4");
+    e
+}
+
+/// After whatever came before, the engine still answers `isready` and a plain search.
+fn still_answers(e: &mut Engine) {
+    e.sync();
+    e.send("position startpos");
+    e.send("go depth 1");
+    let (mv, _) = e.bestmove(QUICK);
+    assert!(legal(&chess(START), &mv).is_some(), "{mv}");
+}
+
+#[test]
+fn stop_ends_go_perft() {
+    let mut e = Engine::ready();
+    // Perft 9 of the start position takes hours: only `stop` can end it.
+    e.send("go perft 9");
+    e.send("stop");
+    let lines = e.read_until(|l| l.starts_with("info string"), QUICK);
+    assert!(
+        lines.last().is_some_and(|l| l.contains("stopped")),
+        "{lines:?}"
+    );
+    still_answers(&mut e);
+    assert!(e.quit());
+}
+
+#[test]
+fn quit_ends_go_perft() {
+    let mut e = Engine::ready();
+    e.send("go perft 9");
+    e.sync();
+    assert!(e.quit(), "quit during go perft 9");
+}
+
+/// A Hash the process cannot get (under `ulimit -v`) is refused with an `info string`; the
+/// engine keeps its table and goes on searching.
+#[test]
+fn a_hash_the_machine_cannot_give_keeps_the_old_table() {
+    let script = format!("ulimit -v 1000000 && exec '{}'", clio_path());
+    let mut e = Engine::start_command(Command::new("sh").args(["-c", &script]));
+    e.send("uci");
+    e.read_until(|l| l == "uciok", QUICK);
+    e.send("setoption name Hash value 4096");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (mv, lines) = e.bestmove(QUICK);
+    assert!(legal(&chess(START), &mv).is_some(), "{mv}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string option Hash") && l.contains("4096")),
+        "{lines:?}"
+    );
+    still_answers(&mut e);
+    assert!(e.quit());
+}
+
+/// A `go` whose limits cannot bound the search (only the other side's clock, a field without
+/// a value, a malformed number, nothing at all) still answers by itself, and says why in an
+/// `info string`.
+#[test]
+fn a_go_without_a_usable_limit_still_answers() {
+    let mut e = Engine::ready();
+    for line in [
+        "go btime 10",
+        "go btime 10 binc 100",
+        "go wtime",
+        "go wtime abc",
+        "go",
+        "go searchmoves e2e4",
+        "go ponder",
+    ] {
+        e.send("position startpos");
+        e.send(line);
+        if line == "go ponder" {
+            e.send("ponderhit");
+        }
+        let (mv, lines) = e.bestmove(2 * QUICK);
+        assert!(legal(&chess(START), &mv).is_some(), "{line}: {mv}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string go")),
+            "{line}: no note in {lines:?}"
+        );
+    }
+    still_answers(&mut e);
+    assert!(e.quit());
+}
+
+/// A `go` during `go infinite` stops it: the old search's `bestmove` comes first, then the new
+/// search's, and `isready` is answered throughout.
+#[test]
+fn a_go_during_go_infinite_stops_it_first() {
+    let mut e = searching_then_new_position();
+    e.send("go depth 1");
+    e.send("isready");
+    let mut bestmoves = Vec::new();
+    let mut ready = false;
+    while bestmoves.len() < 2 || !ready {
+        let line = e.read_until(|l| l.starts_with("bestmove") || l == "readyok", QUICK);
+        match line.last().map(String::as_str) {
+            Some("readyok") => ready = true,
+            Some(l) => bestmoves.push(l.split_whitespace().nth(1).unwrap_or("").to_string()),
+            None => unreachable!(),
+        }
+    }
+    assert!(
+        legal(&chess(START), &bestmoves[0]).is_some(),
+        "{bestmoves:?}"
+    );
+    assert!(
+        legal(&chess(AFTER_E4), &bestmoves[1]).is_some(),
+        "{bestmoves:?}"
+    );
+    still_answers(&mut e);
+    assert!(e.quit());
+}
+
+/// A `position` during a search sets up the next search; the running one goes on from its own
+/// position until `stop`.
+#[test]
+fn a_position_during_a_search_waits_for_the_next_go() {
+    let mut e = searching_then_new_position();
+    assert!(e.sync().iter().all(|l| !l.starts_with("bestmove")));
+    e.send("stop");
+    let (mv, _) = e.bestmove(QUICK);
+    assert!(legal(&chess(START), &mv).is_some(), "{mv}");
+    e.send("go depth 1");
+    let (mv, _) = e.bestmove(QUICK);
+    assert!(legal(&chess(AFTER_E4), &mv).is_some(), "{mv}");
+    assert!(e.quit());
+}
+
+/// `go perft` is a `go` too: during `go infinite` it stops the search first, then counts.
+#[test]
+fn a_go_perft_during_go_infinite_stops_it_first() {
+    let mut e = Engine::ready();
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth"), QUICK);
+    e.send("go perft 1");
+    let (mv, _) = e.bestmove(QUICK);
+    assert!(legal(&chess(START), &mv).is_some(), "{mv}");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched: "), QUICK);
+    assert_eq!(lines.last().map(String::as_str), Some("Nodes searched: 20"));
+    still_answers(&mut e);
+    assert!(e.quit());
+}
