@@ -42,22 +42,53 @@ struct Frame {
 }
 
 /// The engine's searcher: TT, history tables and parameters persist between searches.
+///
+/// With more than one thread it is a Lazy SMP search: helper threads search the same root
+/// through the shared lock-free TT, each with history tables of its own, and stop when the
+/// main thread does; the reported result is the best finished iteration of any thread.
 pub struct Searcher {
     tt: Tt,
-    hist: Box<Histories>,
+    /// History tables: `[0]` is the main thread's, one more per helper thread. Boxed so a
+    /// resize moves pointers, not megabytes.
+    #[allow(clippy::vec_box)]
+    hists: Vec<Box<Histories>>,
     params: Params,
     stats: SearchStats,
 }
 
+/// What one thread's iterative deepening finished with.
+struct ThreadResult {
+    best: Move,
+    ponder: Option<Move>,
+    score: i32,
+    depth: u32,
+    stats: SearchStats,
+}
+
 impl Searcher {
-    /// A searcher with a TT of `hash_mb` megabytes and default parameters.
+    /// A searcher with a TT of `hash_mb` megabytes, one thread and default parameters.
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: Tt::new(hash_mb),
-            hist: Box::new(Histories::new()),
+            hists: vec![Box::new(Histories::new())],
             params: Params::default(),
             stats: SearchStats::default(),
         }
+    }
+
+    /// Searches with `n` threads (at least 1) from now on; new helpers start with empty
+    /// history tables.
+    pub fn set_threads(&mut self, n: usize) {
+        let n = n.max(1);
+        self.hists.truncate(n);
+        while self.hists.len() < n {
+            self.hists.push(Box::new(Histories::new()));
+        }
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.hists.len()
     }
 
     /// Reallocates the TT (empty) at `mb` megabytes; if the memory cannot be had, the old
@@ -70,7 +101,9 @@ impl Searcher {
     /// Forgets everything learnt: TT and every history table (`ucinewgame`, `Clear Hash`).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.hist.clear();
+        for h in &mut self.hists {
+            h.clear();
+        }
     }
 
     /// The parameters in use.
@@ -127,81 +160,48 @@ impl Searcher {
         let params = &crate::params::DEFAULTS;
         #[cfg(not(feature = "fixed-params"))]
         let params = &self.params;
-        let mut w = Worker::new(
-            &mut self.tt,
-            &mut self.hist,
-            params,
-            stop,
-            start,
-            limits,
-            budget(limits, root.turn()),
-        );
-        let max_depth = limits
-            .depth
-            .map_or(MAX_PLY as i32 - 1, |d| d as i32)
-            .clamp(1, MAX_PLY as i32 - 1);
-
-        let mut best = fallback;
-        let mut ponder = None;
-        let mut score = 0;
-        let mut completed = 0;
-        let mut last_info = None;
-        for depth in 1..=max_depth {
-            let mut delta = w.params.asp_window;
-            let (mut alpha, mut beta) = if depth >= 4 {
-                ((score - delta).max(-INF), (score + delta).min(INF))
-            } else {
-                (-INF, INF)
-            };
-            let s = loop {
-                let s = w.negamax(&mut root, alpha, beta, depth, 0);
-                if w.stopped {
-                    break s;
-                }
-                if s <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INF);
-                } else if s >= beta {
-                    beta = (s + delta).min(INF);
-                } else {
-                    break s;
-                }
-                delta += delta / 2;
-            };
-            if w.stopped {
-                break;
-            }
-            let pv = w.root_pv(&root);
-            let Some(&first) = pv.first() else {
-                break;
-            };
-            best = first;
-            ponder = pv.get(1).copied();
-            score = s;
-            completed = depth as u32;
-            let i = w.info(completed, score, pv);
-            info(&i);
-            last_info = Some(i);
-            if let Some(soft) = w.budget.soft_ms {
-                if w.elapsed_ms() >= soft {
-                    break;
-                }
+        let tt = &self.tt;
+        let budget = budget(limits, root.turn());
+        // Set when the main thread is done, so the helpers stop too.
+        let halt = AtomicBool::new(false);
+        let (main_hist, helper_hists) = self.hists.split_first_mut().expect("at least one thread");
+        let (main, helpers) = std::thread::scope(|scope| {
+            let handles: Vec<_> = helper_hists
+                .iter_mut()
+                .map(|hist| {
+                    let root = root.clone();
+                    let halt = &halt;
+                    scope.spawn(move || {
+                        let mut w =
+                            Worker::new(tt, hist, params, [stop, halt], start, limits, budget);
+                        w.iterate(root, fallback, limits, &mut |_| {})
+                    })
+                })
+                .collect();
+            let mut w = Worker::new(tt, main_hist, params, [stop, stop], start, limits, budget);
+            let main = w.iterate(root.clone(), fallback, limits, info);
+            halt.store(true, Ordering::Relaxed);
+            let helpers: Vec<ThreadResult> =
+                handles.into_iter().filter_map(|h| h.join().ok()).collect();
+            (main, helpers)
+        });
+        // The best finished result: the deepest completed iteration, then the higher score.
+        let mut nodes = main.stats.nodes;
+        let mut best = &main;
+        for h in &helpers {
+            nodes += h.stats.nodes;
+            if h.depth > best.depth || (h.depth == best.depth && h.score > best.score) {
+                best = h;
             }
         }
-        if let Some(mut i) = last_info {
-            i.nodes = w.stats.nodes;
-            i.time_ms = w.elapsed_ms();
-            i.nps = i.nodes * 1000 / i.time_ms.max(1);
-            i.hashfull = w.tt.hashfull();
-            info(&i);
-        }
-        self.stats = w.stats;
+        self.stats = main.stats;
+        self.stats.nodes = nodes;
         SearchResult {
-            best: Some(best),
-            ponder,
-            score: to_uci_score(score),
-            depth: completed,
-            nodes: self.stats.nodes,
+            best: Some(best.best),
+            ponder: best.ponder,
+            score: to_uci_score(best.score),
+            depth: best.depth,
+            nodes,
         }
     }
 }
@@ -219,10 +219,11 @@ pub fn to_uci_score(score: i32) -> Score {
 
 /// Per-search state: borrowed tables plus the stack, PV and counters.
 struct Worker<'a> {
-    tt: &'a mut Tt,
+    tt: &'a Tt,
     hist: &'a mut Histories,
     params: &'a Params,
-    stop: &'a AtomicBool,
+    /// The search stops when either flag is set (`stop`, and for helpers the main's end).
+    stop: [&'a AtomicBool; 2],
     start: Instant,
     budget: TimeBudget,
     node_limit: u64,
@@ -238,10 +239,10 @@ struct Worker<'a> {
 
 impl<'a> Worker<'a> {
     fn new(
-        tt: &'a mut Tt,
+        tt: &'a Tt,
         hist: &'a mut Histories,
         params: &'a Params,
-        stop: &'a AtomicBool,
+        stop: [&'a AtomicBool; 2],
         start: Instant,
         limits: &Limits,
         budget: TimeBudget,
@@ -277,6 +278,82 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Iterative deepening with aspiration windows from `root` until a limit or a stop flag
+    /// ends it, calling `info` after each completed depth and once at the end.
+    fn iterate(
+        &mut self,
+        mut root: Position,
+        fallback: Move,
+        limits: &Limits,
+        info: &mut dyn FnMut(&Info),
+    ) -> ThreadResult {
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY as i32 - 1, |d| d as i32)
+            .clamp(1, MAX_PLY as i32 - 1);
+        let mut best = fallback;
+        let mut ponder = None;
+        let mut score = 0;
+        let mut completed = 0;
+        let mut last_info = None;
+        for depth in 1..=max_depth {
+            let mut delta = self.params.asp_window;
+            let (mut alpha, mut beta) = if depth >= 4 {
+                ((score - delta).max(-INF), (score + delta).min(INF))
+            } else {
+                (-INF, INF)
+            };
+            let s = loop {
+                let s = self.negamax(&mut root, alpha, beta, depth, 0);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INF);
+                } else if s >= beta {
+                    beta = (s + delta).min(INF);
+                } else {
+                    break s;
+                }
+                delta += delta / 2;
+            };
+            if self.stopped {
+                break;
+            }
+            let pv = self.root_pv(&root);
+            let Some(&first) = pv.first() else {
+                break;
+            };
+            best = first;
+            ponder = pv.get(1).copied();
+            score = s;
+            completed = depth as u32;
+            let i = self.info(completed, score, pv);
+            info(&i);
+            last_info = Some(i);
+            if let Some(soft) = self.budget.soft_ms {
+                if self.elapsed_ms() >= soft {
+                    break;
+                }
+            }
+        }
+        if let Some(mut i) = last_info {
+            i.nodes = self.stats.nodes;
+            i.time_ms = self.elapsed_ms();
+            i.nps = i.nodes * 1000 / i.time_ms.max(1);
+            i.hashfull = self.tt.hashfull();
+            info(&i);
+        }
+        ThreadResult {
+            best,
+            ponder,
+            score,
+            depth: completed,
+            stats: self.stats,
+        }
+    }
+
     fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
     }
@@ -288,7 +365,7 @@ impl<'a> Worker<'a> {
         if self.stats.nodes >= self.node_limit {
             self.stopped = true;
         } else if self.stats.nodes & 1023 == 0 {
-            if self.stop.load(Ordering::Relaxed) {
+            if self.stop.iter().any(|f| f.load(Ordering::Relaxed)) {
                 self.stopped = true;
             } else if let Some(hard) = self.budget.hard_ms {
                 if self.elapsed_ms() >= hard {

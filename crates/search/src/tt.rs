@@ -2,6 +2,13 @@
 //! replacing unless the slot holds a deeper entry of the same position from this search.
 //! Mate scores are stored relative to the node (`to_tt`/`from_tt`) so they stay correct at
 //! another distance from the root.
+//!
+//! Shared by every search thread without locks (Lazy SMP): a slot is two atomic words, the
+//! packed data and `key ^ data` (Hyatt and Mann's lockless hashing). A reader accepts a slot
+//! only when the two words still XOR to its key, so an entry torn by a concurrent write reads
+//! as a miss, never as another position's move or score.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use clio_board::Move16;
 
@@ -35,10 +42,9 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+/// The fields of one slot, packed into one word.
 #[derive(Clone, Copy, Default)]
-#[repr(C)]
 struct Entry {
-    key: u64,
     mv: u16,
     score: i16,
     eval: i16,
@@ -47,10 +53,67 @@ struct Entry {
     gen_bound: u8,
 }
 
-/// The transposition table.
+impl Entry {
+    fn pack(self) -> u64 {
+        u64::from(self.mv)
+            | u64::from(self.score as u16) << 16
+            | u64::from(self.eval as u16) << 32
+            | u64::from(self.depth) << 48
+            | u64::from(self.gen_bound) << 56
+    }
+
+    fn unpack(w: u64) -> Entry {
+        Entry {
+            mv: w as u16,
+            score: (w >> 16) as u16 as i16,
+            eval: (w >> 32) as u16 as i16,
+            depth: (w >> 48) as u8,
+            gen_bound: (w >> 56) as u8,
+        }
+    }
+}
+
+/// One slot: `check = key ^ data`, so a torn pair fails the key test.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    /// The entry stored for `key`, if this slot holds it intact.
+    #[inline]
+    fn load(&self, key: u64) -> Option<Entry> {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        (check ^ data == key && data != 0).then(|| Entry::unpack(data))
+    }
+
+    #[inline]
+    fn save(&self, key: u64, e: Entry) {
+        let data = e.pack();
+        self.data.store(data, Ordering::Relaxed);
+        self.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    fn clear(&self) {
+        self.data.store(0, Ordering::Relaxed);
+        self.check.store(0, Ordering::Relaxed);
+    }
+}
+
+/// The transposition table, shared by reference between search threads.
 pub struct Tt {
-    entries: Vec<Entry>,
-    generation: u8,
+    slots: Vec<Slot>,
+    generation: AtomicU8,
+}
+
+/// Why a table could not be allocated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {mb} MB hash table")]
+pub struct TtAllocError {
+    /// The size asked for.
+    pub mb: usize,
 }
 
 /// Converts a search score into its stored form (mates counted from this node).
@@ -75,66 +138,66 @@ pub fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// A table size the machine could not give (`Hash` beyond the memory the process may use).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("cannot allocate a {mb} MB hash table")]
-pub struct TtAllocError {
-    /// The size asked for, in MB.
-    pub mb: usize,
-}
-
-/// Entries in a table of `mb` megabytes (at least one).
-fn slots(mb: usize) -> usize {
-    (mb.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Entry>()).max(1)
-}
-
 impl Tt {
-    /// A table of `mb` megabytes (at least one entry).
+    /// A table of `mb` megabytes (at least one entry); aborts like any allocation if the memory
+    /// cannot be had (see [`Tt::try_new`]).
     pub fn new(mb: usize) -> Tt {
-        Tt {
-            entries: vec![Entry::default(); slots(mb)],
-            generation: 0,
-        }
+        Tt::try_new(mb).unwrap_or_else(|_| std::alloc::handle_alloc_error(Self::layout(mb)))
     }
 
-    /// A table of `mb` megabytes, or an error instead of an abort when the memory cannot be had.
+    /// A table of `mb` megabytes, or an error when the memory cannot be had.
     pub fn try_new(mb: usize) -> Result<Tt, TtAllocError> {
-        let n = slots(mb);
-        let mut entries = Vec::new();
-        entries
+        let n = Self::slots_for(mb);
+        let mut slots = Vec::new();
+        slots
             .try_reserve_exact(n)
             .map_err(|_| TtAllocError { mb })?;
-        entries.resize(n, Entry::default());
+        slots.resize_with(n, Slot::default);
         Ok(Tt {
-            entries,
-            generation: 0,
+            slots,
+            generation: AtomicU8::new(0),
         })
+    }
+
+    fn slots_for(mb: usize) -> usize {
+        (mb.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Slot>()).max(1)
+    }
+
+    fn layout(mb: usize) -> std::alloc::Layout {
+        std::alloc::Layout::array::<Slot>(Self::slots_for(mb))
+            .unwrap_or(std::alloc::Layout::new::<Slot>())
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
-        self.generation = 0;
+        for slot in &self.slots {
+            slot.clear();
+        }
+        self.generation.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search (ages the entries).
     pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 63;
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store((g + 1) & 63, Ordering::Relaxed);
     }
 
     #[inline]
-    fn index(&self, key: u64) -> usize {
-        ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &Slot {
+        &self.slots[((u128::from(key) * self.slots.len() as u128) >> 64) as usize]
     }
 
     /// The entry for `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
-        let e = &self.entries[self.index(key)];
-        if e.key != key || e.gen_bound & 3 == 0 {
-            return None;
-        }
+        let e = self.slot(key).load(key)?;
         let bound = match e.gen_bound & 3 {
+            0 => return None,
             1 => Bound::Lower,
             2 => Bound::Upper,
             _ => Bound::Exact,
@@ -152,7 +215,7 @@ impl Tt {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         mv: Move16,
         score: i32,
@@ -161,38 +224,43 @@ impl Tt {
         bound: Bound,
         ply: usize,
     ) {
-        let generation = self.generation;
-        let i = self.index(key);
-        let e = &mut self.entries[i];
-        let same = e.key == key;
-        if same
-            && e.gen_bound >> 2 == generation
-            && i32::from(e.depth) > depth + 2
-            && bound != Bound::Exact
-        {
-            return;
+        let generation = self.generation();
+        let slot = self.slot(key);
+        let old = slot.load(key);
+        if let Some(e) = old {
+            if e.gen_bound >> 2 == generation
+                && i32::from(e.depth) > depth + 2
+                && bound != Bound::Exact
+            {
+                return;
+            }
         }
-        let mv = if mv.is_none() && same {
-            Move16::from_raw(e.mv)
-        } else {
-            mv
+        let mv = match old {
+            Some(e) if mv.is_none() => Move16::from_raw(e.mv),
+            _ => mv,
         };
-        *e = Entry {
+        slot.save(
             key,
-            mv: mv.raw(),
-            score: to_tt(score, ply).clamp(-32000, 32000) as i16,
-            eval: eval.clamp(-32000, 32000) as i16,
-            depth: depth.clamp(0, 255) as u8,
-            gen_bound: (generation << 2) | bound as u8,
-        };
+            Entry {
+                mv: mv.raw(),
+                score: to_tt(score, ply).clamp(-32000, 32000) as i16,
+                eval: eval.clamp(-32000, 32000) as i16,
+                depth: depth.clamp(0, 255) as u8,
+                gen_bound: (generation << 2) | bound as u8,
+            },
+        );
     }
 
     /// Permille of the first 1000 slots holding an entry of this search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let n = self.entries.len().min(1000);
-        let used = self.entries[..n]
+        let n = self.slots.len().min(1000);
+        let generation = self.generation();
+        let used = self.slots[..n]
             .iter()
-            .filter(|e| e.gen_bound & 3 != 0 && e.gen_bound >> 2 == self.generation)
+            .filter(|s| {
+                let g = (s.data.load(Ordering::Relaxed) >> 56) as u8;
+                g & 3 != 0 && g >> 2 == generation
+            })
             .count();
         (used * 1000 / n.max(1)) as u32
     }
@@ -204,7 +272,7 @@ mod tests {
 
     #[test]
     fn stores_probes_and_adjusts_mates() {
-        let mut tt = Tt::new(1);
+        let tt = &mut Tt::new(1);
         let m = Move16::from_raw(12 | 28 << 6);
         let mate_in_3_from_root = crate::score::MATE - 5;
         // Stored at ply 2, it is a mate in 3 plies from that node; probed at ply 4 it is
@@ -221,12 +289,56 @@ mod tests {
         assert_eq!(tt.probe(42, 0), None);
     }
 
+    /// Threads writing and reading one small table at once: every hit carries the fields
+    /// written for its own key (a torn slot reads as a miss, never as another key's entry).
+    #[test]
+    fn concurrent_writes_never_yield_another_keys_entry() {
+        let small = Tt {
+            slots: (0..64).map(|_| Slot::default()).collect(),
+            generation: AtomicU8::new(0),
+        };
+        let expected = |key: u64| Move16::from_raw((key % 4093) as u16 + 1);
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let small = &small;
+                scope.spawn(move || {
+                    let mut hits = 0;
+                    let mut x = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(t + 1);
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        // 256 keys over 64 slots: threads overwrite each other's slots.
+                        let key = (x % 256).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                        small.store(
+                            key,
+                            expected(key),
+                            (key % 500) as i32,
+                            0,
+                            3,
+                            Bound::Lower,
+                            0,
+                        );
+                        let probe =
+                            (x.rotate_left(17) % 256).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                        if let Some(hit) = small.probe(probe, 0) {
+                            assert_eq!(hit.mv, expected(probe));
+                            assert_eq!(hit.score, (probe % 500) as i32);
+                            hits += 1;
+                        }
+                    }
+                    assert!(hits > 10_000, "only {hits} probes hit");
+                });
+            }
+        });
+    }
+
     #[test]
     fn an_impossible_size_is_an_error_not_an_abort() {
         assert_eq!(
             Tt::try_new(usize::MAX / 2).err(),
             Some(TtAllocError { mb: usize::MAX / 2 })
         );
-        assert_eq!(Tt::try_new(1).map(|t| t.entries.len()), Ok(slots(1)));
+        assert_eq!(Tt::try_new(1).map(|t| t.slots.len()), Ok(Tt::slots_for(1)));
     }
 }

@@ -166,3 +166,80 @@ fn clear_forgets_and_search_repeats_exactly() {
     let b = s.search(&pos, &depth(6), &stop, &mut |_| {});
     assert_eq!(a, b, "after clear() the same search gives the same result");
 }
+
+/// Lazy SMP: with helper threads the search still finds the known mates, returns a legal move
+/// from every bench-like position, and counts the helpers' nodes; back at one thread it is the
+/// deterministic single-threaded search again.
+#[test]
+fn helper_threads_search_the_same_root_and_return_legal_moves() {
+    let fens = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    ];
+    let stop = AtomicBool::new(false);
+    let mut s = Searcher::new(8);
+    s.set_threads(3);
+    assert_eq!(s.threads(), 3);
+    for fen in fens {
+        let pos = Position::from_fen(fen).expect("valid FEN");
+        let limits = Limits {
+            depth: Some(9),
+            ..Limits::default()
+        };
+        let r = s.search(&pos, &limits, &stop, &mut |_| {});
+        let best = r.best.expect("a move");
+        assert!(pos.chess().is_legal(best), "{fen}: {best:?}");
+        assert!(r.depth >= 9, "{fen}: depth {}", r.depth);
+        assert!(r.nodes > s.last_stats().nodes / 2, "{fen}");
+    }
+    // Back-rank mate in one, found with helpers too.
+    let pos = Position::from_fen(fens[2]).unwrap();
+    let r = s.search(
+        &pos,
+        &Limits {
+            depth: Some(6),
+            ..Limits::default()
+        },
+        &stop,
+        &mut |_| {},
+    );
+    assert_eq!(r.score, Score::Mate(1));
+
+    // One thread again: two fresh searchers agree node for node.
+    let limits = Limits {
+        depth: Some(8),
+        ..Limits::default()
+    };
+    let pos = Position::from_fen(fens[1]).unwrap();
+    let mut a = Searcher::new(8);
+    a.set_threads(2);
+    a.set_threads(1);
+    let mut b = Searcher::new(8);
+    let ra = a.search(&pos, &limits, &stop, &mut |_| {});
+    let rb = b.search(&pos, &limits, &stop, &mut |_| {});
+    assert_eq!((ra.nodes, ra.best), (rb.nodes, rb.best));
+}
+
+/// `stop` reaches every thread: an infinite search with helpers returns once it is set.
+#[test]
+fn stop_ends_every_thread() {
+    let pos =
+        Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .unwrap();
+    let stop = AtomicBool::new(false);
+    let mut s = Searcher::new(8);
+    s.set_threads(4);
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let r = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        s.search(&pos, &limits, &stop, &mut |_| {})
+    });
+    assert!(pos.chess().is_legal(r.best.expect("a move")));
+}

@@ -70,6 +70,8 @@ enum Job {
     ResizeHash(usize),
     NewGame,
     ClearHash,
+    /// Search with this many threads from the next `go` on.
+    SetThreads(usize),
 }
 
 /// The engine's state as the loop keeps it.
@@ -184,6 +186,7 @@ impl Engine {
                     Ok(Effect::None) => {}
                     Ok(Effect::ResizeHash(mb)) => self.submit(Job::ResizeHash(mb)),
                     Ok(Effect::ClearHash) => self.submit(Job::ClearHash),
+                    Ok(Effect::SetThreads(n)) => self.submit(Job::SetThreads(n)),
                     Err(message) => note(&message),
                 }
             }
@@ -410,6 +413,7 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
             Job::ResizeHash(_) => {}
             Job::NewGame => searcher.clear(),
             Job::ClearHash => searcher.clear(),
+            Job::SetThreads(n) => searcher.set_threads(n),
         }
     }
 }

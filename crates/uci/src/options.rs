@@ -7,6 +7,8 @@ use clio_search::{param_specs, switch_specs, Params, DEFAULT_MOVE_OVERHEAD_MS};
 pub const DEFAULT_HASH_MB: usize = 16;
 /// Largest accepted Hash in MB.
 pub const MAX_HASH_MB: usize = 65_536;
+/// Most search threads (Lazy SMP).
+pub const MAX_THREADS: usize = 1024;
 /// Largest accepted Move Overhead in ms.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 
@@ -43,13 +45,15 @@ pub enum Effect {
     ResizeHash(usize),
     /// Clear the hash table and histories (`Clear Hash`).
     ClearHash,
+    /// Search with this many threads (`Threads`).
+    SetThreads(usize),
 }
 
 /// The `option …` lines `uci` prints, in order.
 pub fn option_lines() -> Vec<String> {
     let mut lines = vec![
         format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
-        "option name Threads type spin default 1 min 1 max 1".to_string(),
+        format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
         "option name Clear Hash type button".to_string(),
         format!(
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
@@ -125,8 +129,8 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Result
             return Ok(Effect::ResizeHash(mb));
         }
         "threads" => {
-            spin("Threads", value, 1, 1)?;
-            return Ok(Effect::None);
+            let n = spin("Threads", value, 1, MAX_THREADS as i64)? as usize;
+            return Ok(Effect::SetThreads(n));
         }
         "clear hash" => return Ok(Effect::ClearHash),
         "move overhead" => {
@@ -197,7 +201,12 @@ mod tests {
             .unwrap_err()
             .contains("big"));
         assert!(apply(&mut s, "Hash", None).unwrap_err().contains("missing"));
-        assert!(apply(&mut s, "Threads", Some("2")).is_err());
+        assert_eq!(
+            apply(&mut s, "Threads", Some("4")),
+            Ok(Effect::SetThreads(4))
+        );
+        assert!(apply(&mut s, "Threads", Some("0")).is_err());
+        assert!(apply(&mut s, "Threads", Some("1025")).is_err());
         assert!(apply(&mut s, "Nonsense", Some("2"))
             .unwrap_err()
             .contains("Nonsense"));

@@ -22,7 +22,9 @@ fn handshake_lists_every_option() {
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     let has = |prefix: &str| lines.iter().any(|l| l.starts_with(prefix));
     assert!(has("option name Hash type spin default"));
-    assert!(has("option name Threads type spin default 1 min 1 max 1"));
+    assert!(has(
+        "option name Threads type spin default 1 min 1 max 1024"
+    ));
     assert!(has("option name Clear Hash type button"));
     assert!(has("option name Move Overhead type spin default 10 "));
     for s in switch_specs() {
@@ -129,7 +131,8 @@ fn malformed_input_is_refused_and_the_state_kept() {
         ("setoption name Hash value 0", "Hash"),
         ("setoption name Hash value 1234567890123", "Hash"),
         ("setoption name Hash value lots", "lots"),
-        ("setoption name Threads value 4", "Threads"),
+        ("setoption name Threads value 0", "Threads"),
+        ("setoption name Threads value 1025", "Threads"),
         ("setoption name Move Overhead value -5", "Move Overhead"),
         ("setoption name NoSuchOption value 1", "NoSuchOption"),
         (&too_big, p.name),
