@@ -1,12 +1,21 @@
 //! An independent UCI client, python-chess, plays a short game against the real binary
 //! (tests/python/play_clio.py). Skipped, with the reason printed, when python3 or
-//! python-chess is missing (`bash ci/setup.sh` installs it; `make test` runs that first).
+//! python-chess is missing (`bash ci/setup.sh` installs it; `make test` runs that first); under
+//! CI (`CI=true`) a missing tool fails the test instead, so a broken install step is never green.
 
 mod common;
 
 use std::process::Command;
 
 use common::clio_path;
+
+/// Prints why the test is skipped, or fails it under CI.
+fn skip(why: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI=true and the test cannot run: {why}");
+    }
+    println!("skipped: {why}");
+}
 
 #[test]
 fn python_chess_plays_a_short_game() {
@@ -19,14 +28,14 @@ fn python_chess_plays_a_short_game() {
     {
         Ok(out) => out,
         Err(e) => {
-            println!("skipped: python3 could not be started ({e})");
+            skip(&format!("python3 could not be started ({e})"));
             return;
         }
     };
     let text = String::from_utf8_lossy(&out.stdout);
     let err = String::from_utf8_lossy(&out.stderr);
     if out.status.code() == Some(77) {
-        println!("skipped: {text}");
+        skip(&text);
         return;
     }
     assert!(
