@@ -3,7 +3,7 @@ EXE    ?= clio
 CARGO  ?= cargo
 RELEASE = target/release
 
-.PHONY: all native build test bench ablation sprt spsa openings fmt clippy clean
+.PHONY: all native build test bench ablation ablation-elo sprt spsa openings fmt clippy clean
 
 # `make EXE=<name>` builds the engine alone (not the whole workspace) to that file name: the
 # OpenBench client runs `make -j EXE=<name>`. `make native EXE=<name>` builds for this machine's
@@ -55,9 +55,12 @@ OPENINGS    ?= openings/clio-balanced.epd
 SEED        ?= 1
 MAXGAMES    ?= 20000
 SPRT_FLAGS  ?=
+# fishtest's adjudication (resign: both sides beyond 600 cp for 3 moves; draw: from move 34,
+# 8 moves within 20 cp): fewer plies per game, the same decisions. ADJUDICATE= turns it off.
+ADJUDICATE  ?= --resign movecount=3,score=600 --draw movenumber=34,movecount=8,score=20
 SPRT_COMMON  = --tc $(TC) --concurrency $(CONCURRENCY) --elo0 $(ELO0) --elo1 $(ELO1) \
                --openings $(OPENINGS) --order random --seed $(SEED) --max-games $(MAXGAMES) \
-               --pgn out/sprt.pgn --json out/sprt.json --plot out/sprt.svg $(SPRT_FLAGS)
+               $(ADJUDICATE) --pgn out/sprt.pgn --json out/sprt.json --plot out/sprt.svg $(SPRT_FLAGS)
 
 sprt:
 	$(CARGO) build --release -p clio -p clio-arena
@@ -69,6 +72,34 @@ ifeq ($(BASE),)
 else
 	$(RELEASE)/arena sprt --base-ref $(BASE) --dev-ref $(or $(DEV),HEAD) $(SPRT_COMMON)
 endif
+
+# ---- make ablation-elo -------------------------------------------------------------------------
+# The Elo of every history heuristic: `arena ablate` runs one SPRT per switch (defaults against
+# the same binary with that switch flipped), plus a row with every history heuristic off. One
+# resumable run: the same command continues where it stopped. Output: out/ablation/table.md
+# (for the README), table.json, table.svg. ABLATION_LIMIT="--tc 5+0.05" plays at a clock.
+ABLATION_FLIPS     ?= UseHistory=false UseMalus=false UseRelativeHistory=true UseKillers=false \
+                      UseCountermove=false UseContHist1=false UseContHist2=false UseContHist4=false \
+                      UseContHist6=false UseCaptureHistory=false UseHistoryLmr=false \
+                      UseHistoryPruning=false
+ABLATION_LIMIT     ?= --nodes 5000
+ABLATION_ROW_GAMES ?= 300
+ABLATION_OPENINGS  ?= openings/clio-uho.epd
+ABLATION_FLAGS     ?=
+comma := ,
+empty :=
+space := $(empty) $(empty)
+ablation-elo:
+	$(CARGO) build --release -p clio -p clio-arena
+	@mkdir -p out/ablation
+	$(RELEASE)/arena ablate --engine-cmd $(RELEASE)/clio --name clio \
+	  $(foreach f,$(ABLATION_FLIPS),--flip $(f)) \
+	  --flip "all history off:$(subst $(space),$(comma),$(strip $(SPRT_BASE_OPTIONS)))" \
+	  $(ABLATION_LIMIT) --concurrency $(CONCURRENCY) --elo0 0 --elo1 10 \
+	  --row-games $(ABLATION_ROW_GAMES) --openings $(ABLATION_OPENINGS) --seed $(SEED) $(ADJUDICATE) \
+	  --state out/ablation/state.json --pgn out/ablation/games.pgn --rating-interval 0 \
+	  --markdown out/ablation/table.md --json out/ablation/table.json --plot out/ablation/table.svg \
+	  $(ABLATION_FLAGS)
 
 # ---- make spsa · make openings -----------------------------------------------------------------
 # `make spsa CONFIG=tuning/history.toml`: SPSA over the campaign's constants (tuning/README.md);
