@@ -410,6 +410,24 @@ impl GameResult {
         }
     }
 
+    /// The score of `side` in half points: 2 for a win, 1 for a draw, 0 for a loss.
+    pub fn half_points(self, side: Color) -> u8 {
+        match self {
+            GameResult::Draw => 1,
+            GameResult::WhiteWins => 2 * u8::from(side == Color::White),
+            GameResult::BlackWins => 2 * u8::from(side == Color::Black),
+        }
+    }
+
+    /// The side that lost, `None` for a draw.
+    pub fn loser(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins => Some(Color::Black),
+            GameResult::BlackWins => Some(Color::White),
+            GameResult::Draw => None,
+        }
+    }
+
     fn win_for(color: Color) -> GameResult {
         match color {
             Color::White => GameResult::WhiteWins,

@@ -10,6 +10,7 @@ pub mod plot;
 pub mod refs;
 pub mod report;
 pub mod runner;
+pub mod scheduler;
 pub mod spsa;
 pub mod state;
 pub mod stats;

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::Termination;
+
 /// Format version of the state file.
 pub const VERSION: u32 = 1;
 
@@ -60,6 +62,17 @@ pub struct Failures {
 }
 
 impl Failures {
+    /// Counts a game lost by `termination`, if it is an engine fault.
+    pub fn count(&mut self, termination: Termination) {
+        match termination {
+            Termination::TimeForfeit => self.time_forfeits += 1,
+            Termination::IllegalMove => self.illegal_moves += 1,
+            Termination::Disconnect => self.disconnects += 1,
+            Termination::Stall => self.stalls += 1,
+            _ => {}
+        }
+    }
+
     /// Total number of failures.
     pub fn total(&self) -> u64 {
         self.time_forfeits + self.illegal_moves + self.disconnects + self.stalls
