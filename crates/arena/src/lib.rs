@@ -11,6 +11,7 @@ pub mod refs;
 pub mod report;
 pub mod runner;
 pub mod scheduler;
+pub mod snapshot;
 pub mod spsa;
 pub mod state;
 pub mod stats;

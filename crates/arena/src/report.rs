@@ -15,6 +15,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
+use crate::snapshot::Snapshot;
 use crate::state::{Failures, Tally};
 use crate::stats::{self, Decision, Estimate, SprtConfig, SprtStatus};
 
@@ -77,8 +78,8 @@ pub struct Heading<'a> {
 }
 
 /// The `Results of …` block (between dashed lines), with an `LLR:` line when an SPRT runs.
-pub fn results_block(h: &Heading<'_>, t: &Tally, sprt: Option<&SprtConfig>) -> String {
-    let e = stats::estimate_penta(&t.penta);
+pub fn results_block(h: &Heading<'_>, snap: &Snapshot) -> String {
+    let (t, e) = (&snap.tally, &snap.estimate);
     let games = t.games();
     let points = t.wins as f64 + 0.5 * t.draws as f64;
     let pct = if games > 0 {
@@ -100,7 +101,7 @@ pub fn results_block(h: &Heading<'_>, t: &Tally, sprt: Option<&SprtConfig>) -> S
     ));
     s.push_str(&format!(
         "Elo: {} +/- {}, nElo: {} +/- {}\n",
-        num(elo_or_inf(&e)),
+        num(elo_or_inf(e)),
         num(e.elo_error),
         num(e.nelo),
         num(e.nelo_error)
@@ -124,8 +125,8 @@ pub fn results_block(h: &Heading<'_>, t: &Tally, sprt: Option<&SprtConfig>) -> S
         t.penta[4],
         ratio(t.wl_pairs, dd)
     ));
-    if let Some(cfg) = sprt {
-        s.push_str(&llr_line(&stats::sprt_penta(&t.penta, cfg), cfg));
+    if let Some((cfg, status)) = &snap.sprt {
+        s.push_str(&llr_line(status, cfg));
         s.push('\n');
     }
     s.push_str("--------------------------------------------------\n");
@@ -234,48 +235,11 @@ impl Progress {
         Progress { bar: Some(bar) }
     }
 
-    /// Updates the line: games, score, Elo ± error, LLR share of the bound, games/min, ETA.
-    pub fn update(
-        &self,
-        t: &Tally,
-        sprt: Option<&SprtConfig>,
-        games_per_min: f64,
-        remaining_games: u64,
-    ) {
+    /// Updates the line from the run's snapshot.
+    pub fn update(&self, snap: &Snapshot, games_per_min: f64, remaining_games: u64) {
         let Some(bar) = &self.bar else { return };
-        let e = stats::estimate_penta(&t.penta);
-        let score = e.score.map(|s| s * 100.0);
-        let mut msg = format!(
-            "{} games +{}={}-{} {}% elo {}±{}",
-            t.games(),
-            t.wins,
-            t.draws,
-            t.losses,
-            num(score),
-            num(elo_or_inf(&e)),
-            num(e.elo_error)
-        );
-        if let Some(cfg) = sprt {
-            let st = stats::sprt_penta(&t.penta, cfg);
-            msg.push_str(&format!(
-                " llr {:.2} ({:.0}%)",
-                st.llr,
-                st.fraction() * 100.0
-            ));
-        }
-        msg.push_str(&format!(" {games_per_min:.1}/min"));
-        if games_per_min > 0.0 {
-            let secs = (remaining_games as f64 / games_per_min * 60.0) as u64;
-            msg.push_str(&format!(
-                " eta {}{}:{:02}:{:02}",
-                if sprt.is_some() { "<" } else { "" },
-                secs / 3600,
-                secs / 60 % 60,
-                secs % 60
-            ));
-        }
-        bar.set_position(t.games());
-        bar.set_message(msg);
+        bar.set_position(snap.games());
+        bar.set_message(progress_message(snap, games_per_min, remaining_games));
     }
 
     /// Removes the line.
@@ -292,6 +256,41 @@ impl Progress {
             None => println!("{line}"),
         }
     }
+}
+
+/// The progress line: games, score, Elo ± error, LLR share of the bound, games/min, ETA.
+pub fn progress_message(snap: &Snapshot, games_per_min: f64, remaining_games: u64) -> String {
+    let (t, e) = (&snap.tally, &snap.estimate);
+    let score = e.score.map(|s| s * 100.0);
+    let mut msg = format!(
+        "{} games +{}={}-{} {}% elo {}±{}",
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        num(score),
+        num(elo_or_inf(e)),
+        num(e.elo_error)
+    );
+    if let Some((_, st)) = &snap.sprt {
+        msg.push_str(&format!(
+            " llr {:.2} ({:.0}%)",
+            st.llr,
+            st.fraction() * 100.0
+        ));
+    }
+    msg.push_str(&format!(" {games_per_min:.1}/min"));
+    if games_per_min > 0.0 {
+        let secs = (remaining_games as f64 / games_per_min * 60.0) as u64;
+        msg.push_str(&format!(
+            " eta {}{}:{:02}:{:02}",
+            if snap.sprt.is_some() { "<" } else { "" },
+            secs / 3600,
+            secs / 60 % 60,
+            secs % 60
+        ));
+    }
+    msg
 }
 
 /// The JSON summary of a two-engine run (`--json FILE`).
@@ -327,7 +326,7 @@ pub struct Summary {
     /// elo1 of the SPRT.
     pub elo1: Option<f64>,
     /// "H0", "H1" or null.
-    pub decision: Option<String>,
+    pub decision: Option<Decision>,
     /// Failures per engine.
     pub failures: BTreeMap<String, Failures>,
     /// Wall-clock seconds of the run (all sessions).
@@ -344,16 +343,16 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The summary of `t` (dev's side) under an optional SPRT.
+    /// The summary of a snapshot of dev's side.
     pub fn new(
         dev: &str,
         base: &str,
         tc: &str,
-        t: &Tally,
-        sprt: Option<&SprtConfig>,
+        snap: &Snapshot,
         failures: &BTreeMap<String, Failures>,
     ) -> Summary {
-        let st = sprt.map(|cfg| stats::sprt_penta(&t.penta, cfg));
+        let (t, st) = (&snap.tally, snap.sprt.map(|(_, s)| s));
+        let cfg = snap.sprt.map(|(c, _)| c);
         Summary {
             dev: dev.to_string(),
             base: base.to_string(),
@@ -363,13 +362,13 @@ impl Summary {
             draws: t.draws,
             losses: t.losses,
             pentanomial: t.penta,
-            estimate: stats::estimate_penta(&t.penta),
+            estimate: snap.estimate,
             llr: st.map(|s| s.llr),
             lower: st.map(|s| s.lower),
             upper: st.map(|s| s.upper),
-            elo0: sprt.map(|c| c.elo0),
-            elo1: sprt.map(|c| c.elo1),
-            decision: st.and_then(|s| s.decision).map(|d| format!("{d:?}")),
+            elo0: cfg.map(|c| c.elo0),
+            elo1: cfg.map(|c| c.elo1),
+            decision: snap.decision(),
             failures: failures.clone(),
             elapsed_s: 0.0,
             games_per_minute: None,
@@ -416,7 +415,7 @@ mod tests {
             hash: "16MB",
             book: "seed.epd",
         };
-        let s = results_block(&h, &t, Some(&cfg));
+        let s = results_block(&h, &Snapshot::new(t, Some(&cfg)));
         let lines: Vec<&str> = s.lines().collect();
         assert_eq!(
             lines[1],

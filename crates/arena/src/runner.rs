@@ -27,8 +27,9 @@ use crate::engine::{Engine, EngineConfig};
 use crate::game::{GameRecord, GameSettings, Opening};
 use crate::report::{self, Heading, Progress, Standing, Summary};
 use crate::scheduler::{self, Hooks, PairJob, Scheduler, Seats};
+use crate::snapshot::Snapshot;
 use crate::state::{Failures, Point, State, Tally};
-use crate::stats::{self, Decision, SprtConfig};
+use crate::stats::{Decision, SprtConfig};
 
 /// Everything a run needs, resolved and checked.
 pub struct Plan {
@@ -146,12 +147,6 @@ pub fn check_engines(engines: &[EngineConfig]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Totals of the first pairing (dev's side in an SPRT) or of all pairings merged from each
-/// engine's side, for the results block.
-fn first_tally(st: &State) -> Tally {
-    st.tallies.first().copied().unwrap_or_default()
-}
-
 /// Per-engine standings from the pairing tallies.
 fn standings(plan: &Plan, st: &State) -> Vec<Standing> {
     let mut per: Vec<Tally> = vec![Tally::default(); plan.engines.len()];
@@ -198,8 +193,8 @@ fn heading_parts(plan: &Plan) -> (String, String, String) {
     (opt("Threads", "t"), opt("Hash", "MB"), book)
 }
 
-/// The results block of pairing `p`.
-fn results_for(plan: &Plan, st: &State, p: usize) -> String {
+/// The results block of pairing `p` from its snapshot.
+fn results_block(plan: &Plan, p: usize, snap: &Snapshot) -> String {
     let (a, b) = plan.pairings[p];
     let (threads, hash, book) = heading_parts(plan);
     let h = Heading {
@@ -210,8 +205,13 @@ fn results_for(plan: &Plan, st: &State, p: usize) -> String {
         hash: &hash,
         book: &book,
     };
-    let t = st.tallies.get(p).copied().unwrap_or_default();
-    report::results_block(&h, &t, plan.sprt.as_ref())
+    report::results_block(&h, snap)
+}
+
+/// The snapshot of pairing `p`.
+fn snapshot(plan: &Plan, st: &State, p: usize) -> Snapshot {
+    let tally = st.tallies.get(p).copied().unwrap_or_default();
+    Snapshot::new(tally, plan.sprt.as_ref())
 }
 
 /// The runner's hooks: the `Started game` and `Finished game` lines.
@@ -263,12 +263,7 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
     let session_start = Instant::now();
     let elapsed_before = st.elapsed_s;
 
-    if let Some(d) = st.decision.as_deref() {
-        let d = if d == "H1" {
-            Decision::H1
-        } else {
-            Decision::H0
-        };
+    if let Some(d) = st.decision {
         eprintln!("arena: this run already ended ({d:?} accepted); printing its results");
         finish(plan, &mut st, Ending::Decided(d), elapsed_before)?;
         return Ok((st, Ending::Decided(d)));
@@ -337,18 +332,12 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
                 }
             }
         }
-        let t = first_tally(&st);
-        let e = stats::estimate_penta(&t.penta);
-        let status = plan.sprt.map(|cfg| stats::sprt_penta(&t.penta, &cfg));
-        st.history.push(Point {
-            games: st.games(),
-            llr: status.map(|s| s.llr).unwrap_or(0.0),
-            elo: e.elo,
-            elo_error: e.elo_error,
-        });
+        // The one snapshot every sink reads: chart history, state, progress, results block.
+        let snap = snapshot(plan, &st, 0);
+        st.history.push(snap.point());
         st.elapsed_s = elapsed_before + session_start.elapsed().as_secs_f64();
-        if let Some(d) = status.and_then(|s| s.decision) {
-            st.decision = Some(format!("{d:?}"));
+        st.decision = snap.decision();
+        if let Some(d) = st.decision {
             ending = Ending::Decided(d);
         }
         if let Some(path) = &plan.state {
@@ -361,19 +350,14 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
         } else {
             0.0
         };
-        progress.update(
-            &t,
-            plan.sprt.as_ref(),
-            gpm,
-            total_games.saturating_sub(games_now),
-        );
+        progress.update(&snap, gpm, total_games.saturating_sub(games_now));
         if plan.rating_interval > 0
             && games_now >= last_reported + plan.rating_interval
             && ending == Ending::Complete
         {
             last_reported = games_now;
             let _l = lines.stdout.lock();
-            progress.println(results_for(plan, &st, 0).trim_end());
+            progress.println(results_block(plan, 0, &snap).trim_end());
         }
         // Pairs finishing after the decision are not counted (as fastchess).
         Ok(ending == Ending::Complete)
@@ -419,7 +403,7 @@ fn write_plot(path: &Path, history: &[Point], sprt: Option<&SprtConfig>) -> anyh
 fn finish(plan: &Plan, st: &mut State, ending: Ending, elapsed: f64) -> anyhow::Result<()> {
     let mut out = String::new();
     for p in 0..plan.pairings.len() {
-        out.push_str(&results_for(plan, st, p));
+        out.push_str(&results_block(plan, p, &snapshot(plan, st, p)));
     }
     if plan.pairings.len() > 1 {
         out.push_str(&report::standings_table(&standings(plan, st)));
@@ -471,8 +455,7 @@ fn finish(plan: &Plan, st: &mut State, ending: Ending, elapsed: f64) -> anyhow::
             &plan.engines[a].name,
             &plan.engines[b].name,
             &plan.tc_text,
-            &first_tally(st),
-            plan.sprt.as_ref(),
+            &snapshot(plan, st, 0),
             &st.failures,
         );
         if plan.pairings.len() > 1 {
