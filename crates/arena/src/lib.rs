@@ -5,6 +5,7 @@ pub mod book;
 pub mod engine;
 pub mod game;
 pub mod openings;
+pub mod output;
 pub mod pgn;
 pub mod plot;
 pub mod refs;

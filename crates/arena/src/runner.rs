@@ -25,11 +25,13 @@ use shakmaty::Color;
 use crate::book::{Book, Sequence};
 use crate::engine::{Engine, EngineConfig};
 use crate::game::{GameRecord, GameSettings, Opening};
-use crate::report::{self, Heading, Progress, Standing, Summary};
+use crate::output::{self, Heading};
+use crate::report::{self, Progress, Standing, Summary};
 use crate::scheduler::{self, Hooks, PairJob, Scheduler, Seats};
 use crate::snapshot::Snapshot;
 use crate::state::{Failures, Point, State, Tally};
 use crate::stats::{Decision, SprtConfig};
+use crate::uci::UciOption;
 
 /// Everything a run needs, resolved and checked.
 pub struct Plan {
@@ -133,8 +135,9 @@ fn open_state(plan: &Plan) -> anyhow::Result<State> {
 }
 
 /// Starts each engine once (handshake and option check) before any game; an unknown option or
-/// a value out of range is an error naming it.
-pub fn check_engines(engines: &[EngineConfig]) -> anyhow::Result<()> {
+/// a value out of range is an error naming it. Returns the options each engine declared.
+pub fn check_engines(engines: &[EngineConfig]) -> anyhow::Result<Vec<Vec<UciOption>>> {
+    let mut declared = Vec::with_capacity(engines.len());
     for cfg in engines {
         let mut e = Engine::start(cfg.clone()).with_context(|| {
             format!(
@@ -142,9 +145,10 @@ pub fn check_engines(engines: &[EngineConfig]) -> anyhow::Result<()> {
                 cfg.name, cfg.cmd
             )
         })?;
+        declared.push(e.options().to_vec());
         e.quit();
     }
-    Ok(())
+    Ok(declared)
 }
 
 /// Per-engine standings from the pairing tallies.
@@ -165,47 +169,44 @@ fn standings(plan: &Plan, st: &State) -> Vec<Standing> {
         .collect()
 }
 
-fn heading_parts(plan: &Plan) -> (String, String, String) {
-    let opt = |name: &str, suffix: &str| {
-        let vals: Vec<String> = plan
-            .engines
-            .iter()
-            .map(|e| {
-                e.options
-                    .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
-                    .map(|(_, v)| format!("{v}{suffix}"))
-                    .unwrap_or_else(|| "NULL".into())
+/// Threads and Hash of each engine for the `Results of` line, as fastchess prints them (`1t`,
+/// `16MB`): the value given with --option, else the default the engine declared, else `NULL`.
+fn engine_labels(plan: &Plan, declared: Option<&[Vec<UciOption>]>) -> Vec<[String; 2]> {
+    let value = |i: usize, name: &str, suffix: &str| {
+        let given = (plan.engines[i].options.iter())
+            .rfind(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.clone());
+        let declared = declared.and_then(|d| d.get(i)).into_iter().flatten();
+        given
+            .or_else(|| {
+                declared
+                    .filter(|o| o.name.eq_ignore_ascii_case(name))
+                    .find_map(UciOption::default_text)
             })
-            .collect();
-        if vals.windows(2).all(|w| w[0] == w[1]) {
-            vals.first().cloned().unwrap_or_else(|| "NULL".into())
-        } else {
-            vals.join(" - ")
-        }
+            .map_or_else(|| "NULL".to_string(), |v| format!("{v}{suffix}"))
     };
-    let book = plan
-        .book
-        .path
-        .file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    (opt("Threads", "t"), opt("Hash", "MB"), book)
+    (0..plan.engines.len())
+        .map(|i| [value(i, "Threads", "t"), value(i, "Hash", "MB")])
+        .collect()
 }
 
 /// The results block of pairing `p` from its snapshot.
-fn results_block(plan: &Plan, p: usize, snap: &Snapshot) -> String {
+fn results_block(plan: &Plan, labels: &[[String; 2]], p: usize, snap: &Snapshot) -> String {
     let (a, b) = plan.pairings[p];
-    let (threads, hash, book) = heading_parts(plan);
+    let both = |k: usize| match (&labels[a][k], &labels[b][k]) {
+        (x, y) if x == y => x.clone(),
+        (x, y) => format!("{x} - {y}"),
+    };
+    let book = plan.book.path.file_name().map(|s| s.to_string_lossy());
     let h = Heading {
         first: &plan.engines[a].name,
         second: &plan.engines[b].name,
         tc: &plan.tc_text,
-        threads: &threads,
-        hash: &hash,
-        book: &book,
+        threads: &both(0),
+        hash: &both(1),
+        book: book.as_deref().unwrap_or_default(),
     };
-    report::results_block(&h, snap)
+    output::results_block(&h, snap)
 }
 
 /// The snapshot of pairing `p`.
@@ -224,13 +225,13 @@ struct Lines<'a> {
 impl Hooks for Lines<'_> {
     fn started(&self, number: u64, white: &str, black: &str) {
         let _l = self.stdout.lock();
-        let line = report::started_line(number, self.total_games, white, black);
+        let line = output::started_line(number, self.total_games, white, black);
         self.progress.println(&line);
     }
 
     fn finished(&self, number: u64, g: &GameRecord) {
         let _l = self.stdout.lock();
-        let line = report::finished_line(number, &g.white, &g.black, g.result.pgn(), &g.reason);
+        let line = output::finished_line(number, &g.white, &g.black, g.result.pgn(), &g.reason);
         self.progress.println(&line);
     }
 }
@@ -265,11 +266,12 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
 
     if let Some(d) = st.decision {
         eprintln!("arena: this run already ended ({d:?} accepted); printing its results");
-        finish(plan, &mut st, Ending::Decided(d), elapsed_before)?;
+        let labels = engine_labels(plan, check_engines(&plan.engines).ok().as_deref());
+        finish(plan, &labels, &mut st, Ending::Decided(d), elapsed_before)?;
         return Ok((st, Ending::Decided(d)));
     }
 
-    check_engines(&plan.engines)?;
+    let labels = engine_labels(plan, Some(&check_engines(&plan.engines)?));
 
     let (stop, interrupted) = scheduler::stop_flag();
     let total_games = plan.total_pairs * 2;
@@ -357,7 +359,7 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
         {
             last_reported = games_now;
             let _l = lines.stdout.lock();
-            progress.println(results_block(plan, 0, &snap).trim_end());
+            progress.println(results_block(plan, &labels, 0, &snap).trim_end());
         }
         // Pairs finishing after the decision are not counted (as fastchess).
         Ok(ending == Ending::Complete)
@@ -379,7 +381,7 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
     }
     st.elapsed_s = elapsed_before + session_start.elapsed().as_secs_f64();
     let elapsed = st.elapsed_s;
-    finish(plan, &mut st, ending, elapsed)?;
+    finish(plan, &labels, &mut st, ending, elapsed)?;
     Ok((st, ending))
 }
 
@@ -400,16 +402,22 @@ fn write_plot(path: &Path, history: &[Point], sprt: Option<&SprtConfig>) -> anyh
 }
 
 /// Prints the final blocks, saves state, writes JSON and chart.
-fn finish(plan: &Plan, st: &mut State, ending: Ending, elapsed: f64) -> anyhow::Result<()> {
+fn finish(
+    plan: &Plan,
+    labels: &[[String; 2]],
+    st: &mut State,
+    ending: Ending,
+    elapsed: f64,
+) -> anyhow::Result<()> {
     let mut out = String::new();
     for p in 0..plan.pairings.len() {
-        out.push_str(&results_block(plan, p, &snapshot(plan, st, p)));
+        out.push_str(&results_block(plan, labels, p, &snapshot(plan, st, p)));
     }
     if plan.pairings.len() > 1 {
         out.push_str(&report::standings_table(&standings(plan, st)));
     }
     if let (Ending::Decided(d), Some(cfg)) = (ending, plan.sprt.as_ref()) {
-        out.push_str(&report::sprt_done_line(cfg, d));
+        out.push_str(&output::sprt_verdict(cfg, d));
         out.push('\n');
     }
     if ending == Ending::Interrupted {

@@ -58,7 +58,8 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::report::{progress_message, results_block, Heading, Summary};
+    use crate::output::{results_block, Heading};
+    use crate::report::{progress_message, Summary};
     use crate::stats::Model;
 
     /// One pair in: the same numbers come out of the results block, the progress line, the

@@ -148,6 +148,18 @@ pub struct UciOption {
     pub kind: OptionKind,
 }
 
+impl UciOption {
+    /// The declared default as text (`None` for a button or an option without one).
+    pub fn default_text(&self) -> Option<String> {
+        match &self.kind {
+            OptionKind::Check { default } => default.map(|d| d.to_string()),
+            OptionKind::Spin { default, .. } => default.map(|d| d.to_string()),
+            OptionKind::Combo { default, .. } | OptionKind::String { default } => default.clone(),
+            OptionKind::Button => None,
+        }
+    }
+}
+
 /// Why a value is not acceptable for an option.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OptionValueError {
