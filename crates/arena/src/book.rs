@@ -14,7 +14,9 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, Position};
+
+use crate::game::fen_of;
 
 /// One opening: a start position (None = the standard one) and moves (UCI) played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -213,11 +215,6 @@ impl Sequence {
         let i = (self.start as u64).wrapping_add(round) % len;
         self.perm.get(i as usize).copied().unwrap_or(0)
     }
-}
-
-/// Normalised FEN of a position (legal en passant only).
-fn fen_of(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 
 /// Parses one EPD line into a legal position's FEN. The 4 EPD fields may be followed by
