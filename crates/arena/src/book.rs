@@ -110,14 +110,30 @@ impl Format {
 impl Book {
     /// Loads a book, choosing the format by extension. Skipped entries are kept in `skipped`.
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        let text = std::fs::read_to_string(path).map_err(|source| BookError::Io {
+        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
             path: path.to_path_buf(),
             source,
         })?;
-        let (entries, skipped) = match Format::from_path(path) {
+        // A line that is not UTF-8 is skipped by number; the others keep their numbers.
+        let mut not_utf8 = Vec::new();
+        let lines: Vec<&str> = (bytes.split(|&b| b == b'\n').enumerate())
+            .map(|(i, line)| {
+                std::str::from_utf8(line).unwrap_or_else(|_| {
+                    not_utf8.push(Skipped {
+                        line: i + 1,
+                        reason: "not valid UTF-8".to_string(),
+                    });
+                    ""
+                })
+            })
+            .collect();
+        let text = lines.join("\n");
+        let (entries, mut skipped) = match Format::from_path(path) {
             Format::Epd => parse_epd(&text),
             Format::Pgn => parse_pgn(&text),
         };
+        skipped.extend(not_utf8);
+        skipped.sort_by_key(|s| s.line);
         if entries.is_empty() && skipped.is_empty() {
             return Err(BookError::Empty {
                 path: path.to_path_buf(),

@@ -99,6 +99,27 @@ fn cut_pgn(path: &Path, len: u64) -> anyhow::Result<()> {
         .with_context(|| format!("cannot truncate PGN file {}", path.display()))
 }
 
+/// Checks before any game that every output file can be written (an existing file is left as
+/// it is; a new one is created and removed again).
+fn check_outputs(plan: &Plan) -> anyhow::Result<()> {
+    let outputs = [
+        ("--pgn", &plan.pgn),
+        ("--state", &plan.state),
+        ("--json", &plan.json),
+        ("--plot", &plan.plot),
+    ];
+    for (flag, path) in outputs {
+        let Some(path) = path else { continue };
+        let writable = if path.exists() {
+            OpenOptions::new().append(true).open(path).map(drop)
+        } else {
+            std::fs::File::create(path).and_then(|_| std::fs::remove_file(path))
+        };
+        writable.with_context(|| format!("{flag} {}: cannot write there", path.display()))?;
+    }
+    Ok(())
+}
+
 /// Loads the state to resume, or makes a fresh one.
 fn open_state(plan: &Plan) -> anyhow::Result<State> {
     if let Some(path) = &plan.state {
@@ -260,6 +281,7 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
     if plan.pairings.is_empty() {
         bail!("nothing to play: no pairings");
     }
+    check_outputs(plan)?;
     let mut st = open_state(plan)?;
     let session_start = Instant::now();
     let elapsed_before = st.elapsed_s;

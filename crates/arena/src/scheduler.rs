@@ -19,6 +19,9 @@ use shakmaty::Color;
 use crate::engine::{Engine, EngineConfig};
 use crate::game::{self, GameOutcome, GameRecord, GameSettings, Opening};
 
+/// The most games a run plays at once (`--concurrency`, `match.concurrency`).
+pub const MAX_CONCURRENCY: usize = 1024;
+
 /// One game pair to play: `engines.0` is White in the first game, Black in the second.
 #[derive(Clone, Debug)]
 pub struct PairJob {

@@ -66,6 +66,18 @@ pub enum CountsError {
         /// The offending count.
         item: String,
     },
+    /// Counts too large to add up (their total must stay below 2^62).
+    #[error("--{option} {input:?}: count {item:?} is too large (the counts may add up to at most {max})")]
+    TooLarge {
+        /// The option (`penta` or `wdl`).
+        option: &'static str,
+        /// The text given.
+        input: String,
+        /// The count at which the total overflows.
+        item: String,
+        /// The largest total.
+        max: u64,
+    },
     /// A count that is not a whole number.
     #[error("--{option} {input:?}: count {item:?} is not a whole number")]
     NotANumber {
@@ -93,6 +105,7 @@ pub fn parse_counts<const N: usize>(
         });
     }
     let mut counts = [0u64; N];
+    let mut total = 0u64;
     for (count, item) in counts.iter_mut().zip(&items) {
         *count = item.parse().map_err(|_| {
             let negative = item.parse::<f64>().is_ok_and(|x| x < 0.0);
@@ -111,6 +124,18 @@ pub fn parse_counts<const N: usize>(
                 }
             }
         })?;
+        // Games are twice the pairs: keep every total the statistics form far from overflow.
+        const MAX: u64 = 1 << 62;
+        total = total.saturating_add(*count);
+        if total > MAX {
+            let (input, item) = (input.to_owned(), (*item).to_owned());
+            return Err(CountsError::TooLarge {
+                option,
+                input,
+                item,
+                max: MAX,
+            });
+        }
     }
     Ok(counts)
 }

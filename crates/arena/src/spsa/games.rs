@@ -1,6 +1,6 @@
 //! The real evaluator: two copies of one engine binary per worker, θ+ and θ−, the tuned values
-//! sent as `setoption` before every game, game pairs played through `game::play_game` on
-//! `concurrency` threads. Pair j of iteration k takes the book's opening for round
+//! sent as `setoption` before every game (a scheduler hook), game pairs played by the pair
+//! scheduler on `concurrency` workers that keep their engines between iterations. Pair j of iteration k takes the book's opening for round
 //! `k·pairs + j` (the runner's seeded `book::Sequence`), θ+ White in the first game.
 
 use std::sync::atomic::AtomicBool;
