@@ -18,14 +18,8 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::game::fen_of;
 
-/// One opening: a start position (None = the standard one) and moves (UCI) played from it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookEntry {
-    /// FEN of the start position, or None for the standard start position.
-    pub fen: Option<String>,
-    /// Moves in UCI notation played from the start position.
-    pub moves: Vec<String>,
-}
+/// One opening of a book: the game's own [`Opening`] (a FEN or the start position, UCI moves).
+pub use crate::game::Opening as BookEntry;
 
 /// A line of a book file that could not be used, with where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]

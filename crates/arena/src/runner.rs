@@ -24,7 +24,7 @@ use shakmaty::Color;
 
 use crate::book::{Book, Sequence};
 use crate::engine::{Engine, EngineConfig};
-use crate::game::{GameRecord, GameSettings, Opening};
+use crate::game::{GameRecord, GameSettings};
 use crate::output::{self, Heading};
 use crate::report::{self, Progress, Standing, Summary};
 use crate::scheduler::{self, Hooks, PairJob, Scheduler, Seats};
@@ -263,16 +263,10 @@ fn jobs<'a>(plan: &'a Plan, st: &State) -> impl Iterator<Item = PairJob> + Send 
     let p = plan.pairings.len() as u64;
     (0..plan.total_pairs)
         .filter(move |k| !done.contains(k))
-        .map(move |k| {
-            let entry = &plan.book.entries[plan.sequence.index(k / p)];
-            PairJob {
-                index: k,
-                engines: plan.pairings[(k % p) as usize],
-                opening: Opening {
-                    fen: entry.fen.clone(),
-                    moves: entry.moves.clone(),
-                },
-            }
+        .map(move |k| PairJob {
+            index: k,
+            engines: plan.pairings[(k % p) as usize],
+            opening: plan.book.entries[plan.sequence.index(k / p)].clone(),
         })
 }
 

@@ -12,7 +12,7 @@ use super::schedule::format_value;
 use super::tuner::Evaluator;
 use crate::book::{Book, Sequence};
 use crate::engine::{Engine, EngineConfig};
-use crate::game::{GameSettings, Opening};
+use crate::game::GameSettings;
 use crate::scheduler::{Hooks, PairJob, Scheduler, Seats};
 use crate::state::Tally;
 use crate::uci::UciOption;
@@ -115,16 +115,10 @@ impl Evaluator for EngineMatch {
         pairs: u32,
         stop: &AtomicBool,
     ) -> anyhow::Result<Option<Tally>> {
-        let jobs = (0..u64::from(pairs)).map(|j| {
-            let e = &self.book.entries[self.sequence.index(k * u64::from(pairs) + j)];
-            PairJob {
-                index: j,
-                engines: (0, 1),
-                opening: Opening {
-                    fen: e.fen.clone(),
-                    moves: e.moves.clone(),
-                },
-            }
+        let jobs = (0..u64::from(pairs)).map(|j| PairJob {
+            index: j,
+            engines: (0, 1),
+            opening: self.book.entries[self.sequence.index(k * u64::from(pairs) + j)].clone(),
         });
         let theta = Theta {
             params: &self.params,
