@@ -14,16 +14,12 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, Position};
 
-/// One opening: a start position (None = the standard one) and moves (UCI) played from it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookEntry {
-    /// FEN of the start position, or None for the standard start position.
-    pub fen: Option<String>,
-    /// Moves in UCI notation played from the start position.
-    pub moves: Vec<String>,
-}
+use crate::game::fen_of;
+
+/// One opening of a book: the game's own [`Opening`] (a FEN or the start position, UCI moves).
+pub use crate::game::Opening as BookEntry;
 
 /// A line of a book file that could not be used, with where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,14 +104,30 @@ impl Format {
 impl Book {
     /// Loads a book, choosing the format by extension. Skipped entries are kept in `skipped`.
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        let text = std::fs::read_to_string(path).map_err(|source| BookError::Io {
+        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
             path: path.to_path_buf(),
             source,
         })?;
-        let (entries, skipped) = match Format::from_path(path) {
+        // A line that is not UTF-8 is skipped by number; the others keep their numbers.
+        let mut not_utf8 = Vec::new();
+        let lines: Vec<&str> = (bytes.split(|&b| b == b'\n').enumerate())
+            .map(|(i, line)| {
+                std::str::from_utf8(line).unwrap_or_else(|_| {
+                    not_utf8.push(Skipped {
+                        line: i + 1,
+                        reason: "not valid UTF-8".to_string(),
+                    });
+                    ""
+                })
+            })
+            .collect();
+        let text = lines.join("\n");
+        let (entries, mut skipped) = match Format::from_path(path) {
             Format::Epd => parse_epd(&text),
             Format::Pgn => parse_pgn(&text),
         };
+        skipped.extend(not_utf8);
+        skipped.sort_by_key(|s| s.line);
         if entries.is_empty() && skipped.is_empty() {
             return Err(BookError::Empty {
                 path: path.to_path_buf(),
@@ -213,11 +225,6 @@ impl Sequence {
         let i = (self.start as u64).wrapping_add(round) % len;
         self.perm.get(i as usize).copied().unwrap_or(0)
     }
-}
-
-/// Normalised FEN of a position (legal en passant only).
-fn fen_of(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 
 /// Parses one EPD line into a legal position's FEN. The 4 EPD fields may be followed by

@@ -50,6 +50,18 @@ fn dispatch(command: Command) -> anyhow::Result<i32> {
     }
 }
 
+/// The error and its causes, each said once: a cause whose text already ends the message (an
+/// error that prints its own source) is not repeated.
+fn said_once(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1).map(ToString::to_string) {
+        if !text.ends_with(&cause) {
+            text = format!("{text}: {cause}");
+        }
+    }
+    text
+}
+
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let mut cli = match Cli::from_arg_matches(&matches) {
@@ -65,7 +77,7 @@ fn main() -> ExitCode {
     match dispatch(cli.command) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
         Err(e) => {
-            eprintln!("arena: error: {e:#}");
+            eprintln!("arena: error: {}", said_once(&e));
             ExitCode::from(2)
         }
     }

@@ -1,7 +1,8 @@
 //! PGN of a finished game, laid out like fastchess writes it: the Seven Tag Roster, `SetUp`/`FEN`
-//! for a non-standard start, `GameDuration`, `PlyCount`, `Termination` (here the reason, e.g.
-//! `White mates`) and `TimeControl`; book moves commented `{book}`, engine moves
-//! `{+0.31/12 0.045s}` (score/depth and time, fastchess's format), the reason after the last move.
+//! for a non-standard start, `GameDuration`, `PlyCount`, `Termination` (fastchess's class:
+//! `normal`, `adjudication`, `time forfeit`, `illegal move`, `abandoned`) and `TimeControl`;
+//! book moves commented `{book}`, engine moves `{+0.31/12 0.045s}` (score/depth and time,
+//! fastchess's format), the reason (e.g. `White mates`) after the last move.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -72,7 +73,7 @@ pub fn to_pgn(game: &GameRecord, event: &str, round: u64) -> String {
     tag("GameDuration", &hms(game.duration_ms));
     let plies = game.book_san.len() + game.moves.len();
     tag("PlyCount", &plies.to_string());
-    tag("Termination", &game.reason);
+    tag("Termination", game.termination.class());
     tag("TimeControl", &game.time_control);
     out.push('\n');
 
@@ -192,7 +193,8 @@ mod tests {
         assert!(!pgn.contains("[FEN"));
         assert!(pgn.contains("[GameDuration \"01:02:03\"]"));
         assert!(pgn.contains("[PlyCount \"4\"]"));
-        assert!(pgn.contains("[Termination \"Black mates\"]"));
+        assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
+        assert!(pgn.contains(", Black mates}"), "{pgn}");
         assert!(pgn.contains("[TimeControl \"8+0.08\"]"));
         assert!(pgn.replace('\n', " ").contains(
             "1. f3 {book} e5 {book} 2. g4 {+0.31/12 0.045s} Qh4# {0.00/12 0.045s, Black mates} 0-1"

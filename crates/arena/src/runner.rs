@@ -1,4 +1,4 @@
-//! The match runner: worker threads play game pairs, the main thread counts them.
+//! The match runner: the pair scheduler plays game pairs, this thread counts them.
 //!
 //! A run is a list of pairings (engine `a` against engine `b`) and a number of pair slots. Pair
 //! `k` is pairing `k % P` on opening `k / P` of the book's walk, played twice with colours
@@ -10,27 +10,28 @@
 
 pub mod args;
 pub mod commands;
-mod play;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::atomic::Ordering;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use crossbeam::channel;
+use shakmaty::Color;
 
 use crate::book::{Book, Sequence};
 use crate::engine::{Engine, EngineConfig};
-use crate::game::GameSettings;
-use crate::report::{self, Heading, Progress, Standing, Summary};
+use crate::game::{GameRecord, GameSettings};
+use crate::output::{self, Heading};
+use crate::report::{self, Progress, Standing, Summary};
+use crate::scheduler::{self, Hooks, PairJob, Scheduler, Seats};
+use crate::snapshot::Snapshot;
 use crate::state::{Failures, Point, State, Tally};
-use crate::stats::{self, Decision, SprtConfig};
-
-pub use play::{FailureKind, PlayedGame};
+use crate::stats::{Decision, SprtConfig};
+use crate::uci::UciOption;
 
 /// Everything a run needs, resolved and checked.
 pub struct Plan {
@@ -81,50 +82,6 @@ pub enum Ending {
     Interrupted,
 }
 
-/// A finished pair as a worker hands it to the counter.
-struct PairDone {
-    index: u64,
-    games: [PlayedGame; 2],
-}
-
-/// Ctrl-C: the process-wide "interrupted" flag and the stop flags of the runs in progress.
-struct Interrupts {
-    interrupted: Arc<AtomicBool>,
-    stops: Mutex<Vec<Weak<AtomicBool>>>,
-}
-
-fn interrupts() -> &'static Interrupts {
-    static INTERRUPTS: OnceLock<Interrupts> = OnceLock::new();
-    INTERRUPTS.get_or_init(|| {
-        if let Err(e) = ctrlc::set_handler(|| {
-            let i = interrupts();
-            i.interrupted.store(true, Ordering::SeqCst);
-            if let Ok(stops) = i.stops.lock() {
-                for s in stops.iter().filter_map(Weak::upgrade) {
-                    s.store(true, Ordering::SeqCst);
-                }
-            }
-        }) {
-            eprintln!("warning: cannot install the Ctrl-C handler: {e}");
-        }
-        Interrupts {
-            interrupted: Arc::new(AtomicBool::new(false)),
-            stops: Mutex::new(Vec::new()),
-        }
-    })
-}
-
-/// A stop flag that Ctrl-C raises, and the flag telling whether Ctrl-C was pressed.
-fn stop_flag() -> (Arc<AtomicBool>, Arc<AtomicBool>) {
-    let i = interrupts();
-    let stop = Arc::new(AtomicBool::new(i.interrupted.load(Ordering::SeqCst)));
-    if let Ok(mut stops) = i.stops.lock() {
-        stops.retain(|w| w.strong_count() > 0);
-        stops.push(Arc::downgrade(&stop));
-    }
-    (stop, i.interrupted.clone())
-}
-
 /// Truncates the PGN file to the length the state recorded (drops games not counted).
 fn cut_pgn(path: &Path, len: u64) -> anyhow::Result<()> {
     let f = OpenOptions::new()
@@ -140,6 +97,27 @@ fn cut_pgn(path: &Path, len: u64) -> anyhow::Result<()> {
     }
     f.set_len(len)
         .with_context(|| format!("cannot truncate PGN file {}", path.display()))
+}
+
+/// Checks before any game that every output file can be written (an existing file is left as
+/// it is; a new one is created and removed again).
+fn check_outputs(plan: &Plan) -> anyhow::Result<()> {
+    let outputs = [
+        ("--pgn", &plan.pgn),
+        ("--state", &plan.state),
+        ("--json", &plan.json),
+        ("--plot", &plan.plot),
+    ];
+    for (flag, path) in outputs {
+        let Some(path) = path else { continue };
+        let writable = if path.exists() {
+            OpenOptions::new().append(true).open(path).map(drop)
+        } else {
+            std::fs::File::create(path).and_then(|_| std::fs::remove_file(path))
+        };
+        writable.with_context(|| format!("{flag} {}: cannot write there", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Loads the state to resume, or makes a fresh one.
@@ -178,8 +156,9 @@ fn open_state(plan: &Plan) -> anyhow::Result<State> {
 }
 
 /// Starts each engine once (handshake and option check) before any game; an unknown option or
-/// a value out of range is an error naming it.
-pub fn check_engines(engines: &[EngineConfig]) -> anyhow::Result<()> {
+/// a value out of range is an error naming it. Returns the options each engine declared.
+pub fn check_engines(engines: &[EngineConfig]) -> anyhow::Result<Vec<Vec<UciOption>>> {
+    let mut declared = Vec::with_capacity(engines.len());
     for cfg in engines {
         let mut e = Engine::start(cfg.clone()).with_context(|| {
             format!(
@@ -187,15 +166,10 @@ pub fn check_engines(engines: &[EngineConfig]) -> anyhow::Result<()> {
                 cfg.name, cfg.cmd
             )
         })?;
+        declared.push(e.options().to_vec());
         e.quit();
     }
-    Ok(())
-}
-
-/// Totals of the first pairing (dev's side in an SPRT) or of all pairings merged from each
-/// engine's side, for the results block.
-fn first_tally(st: &State) -> Tally {
-    st.tallies.first().copied().unwrap_or_default()
+    Ok(declared)
 }
 
 /// Per-engine standings from the pairing tallies.
@@ -216,48 +190,84 @@ fn standings(plan: &Plan, st: &State) -> Vec<Standing> {
         .collect()
 }
 
-fn heading_parts(plan: &Plan) -> (String, String, String) {
-    let opt = |name: &str, suffix: &str| {
-        let vals: Vec<String> = plan
-            .engines
-            .iter()
-            .map(|e| {
-                e.options
-                    .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
-                    .map(|(_, v)| format!("{v}{suffix}"))
-                    .unwrap_or_else(|| "NULL".into())
+/// Threads and Hash of each engine for the `Results of` line, as fastchess prints them (`1t`,
+/// `16MB`): the value given with --option, else the default the engine declared, else `NULL`.
+fn engine_labels(plan: &Plan, declared: Option<&[Vec<UciOption>]>) -> Vec<[String; 2]> {
+    let value = |i: usize, name: &str, suffix: &str| {
+        let given = (plan.engines[i].options.iter())
+            .rfind(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.clone());
+        let declared = declared.and_then(|d| d.get(i)).into_iter().flatten();
+        given
+            .or_else(|| {
+                declared
+                    .filter(|o| o.name.eq_ignore_ascii_case(name))
+                    .find_map(UciOption::default_text)
             })
-            .collect();
-        if vals.windows(2).all(|w| w[0] == w[1]) {
-            vals.first().cloned().unwrap_or_else(|| "NULL".into())
-        } else {
-            vals.join(" - ")
-        }
+            .map_or_else(|| "NULL".to_string(), |v| format!("{v}{suffix}"))
     };
-    let book = plan
-        .book
-        .path
-        .file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    (opt("Threads", "t"), opt("Hash", "MB"), book)
+    (0..plan.engines.len())
+        .map(|i| [value(i, "Threads", "t"), value(i, "Hash", "MB")])
+        .collect()
 }
 
-/// The results block of pairing `p`.
-fn results_for(plan: &Plan, st: &State, p: usize) -> String {
+/// The results block of pairing `p` from its snapshot.
+fn results_block(plan: &Plan, labels: &[[String; 2]], p: usize, snap: &Snapshot) -> String {
     let (a, b) = plan.pairings[p];
-    let (threads, hash, book) = heading_parts(plan);
+    let both = |k: usize| match (&labels[a][k], &labels[b][k]) {
+        (x, y) if x == y => x.clone(),
+        (x, y) => format!("{x} - {y}"),
+    };
+    let book = plan.book.path.file_name().map(|s| s.to_string_lossy());
     let h = Heading {
         first: &plan.engines[a].name,
         second: &plan.engines[b].name,
         tc: &plan.tc_text,
-        threads: &threads,
-        hash: &hash,
-        book: &book,
+        threads: &both(0),
+        hash: &both(1),
+        book: book.as_deref().unwrap_or_default(),
     };
-    let t = st.tallies.get(p).copied().unwrap_or_default();
-    report::results_block(&h, &t, plan.sprt.as_ref())
+    output::results_block(&h, snap)
+}
+
+/// The snapshot of pairing `p`.
+fn snapshot(plan: &Plan, st: &State, p: usize) -> Snapshot {
+    let tally = st.tallies.get(p).copied().unwrap_or_default();
+    Snapshot::new(tally, plan.sprt.as_ref())
+}
+
+/// The runner's hooks: the `Started game` and `Finished game` lines.
+struct Lines<'a> {
+    progress: &'a Progress,
+    total_games: u64,
+    stdout: Mutex<()>,
+}
+
+impl Hooks for Lines<'_> {
+    fn started(&self, number: u64, white: &str, black: &str) {
+        let _l = self.stdout.lock();
+        let line = output::started_line(number, self.total_games, white, black);
+        self.progress.println(&line);
+    }
+
+    fn finished(&self, number: u64, g: &GameRecord) {
+        let _l = self.stdout.lock();
+        let line = output::finished_line(number, &g.white, &g.black, g.result.pgn(), &g.reason);
+        self.progress.println(&line);
+    }
+}
+
+/// The pairs of the plan not yet counted in `st`, in order.
+fn jobs<'a>(plan: &'a Plan, st: &State) -> impl Iterator<Item = PairJob> + Send + 'a {
+    let done: HashSet<u64> = st.done.iter().copied().collect();
+    let p = plan.pairings.len() as u64;
+    (0..plan.total_pairs)
+        .filter(move |k| !done.contains(k))
+        .map(move |k| PairJob {
+            index: k,
+            engines: plan.pairings[(k % p) as usize],
+            opening: plan.book.entries[plan.sequence.index(k / p)].clone(),
+        })
 }
 
 /// Runs the plan to its end; returns the final state and how it ended.
@@ -265,218 +275,117 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
     if plan.pairings.is_empty() {
         bail!("nothing to play: no pairings");
     }
+    check_outputs(plan)?;
     let mut st = open_state(plan)?;
     let session_start = Instant::now();
     let elapsed_before = st.elapsed_s;
 
-    if let Some(d) = st.decision.as_deref() {
-        let d = if d == "H1" {
-            Decision::H1
-        } else {
-            Decision::H0
-        };
+    if let Some(d) = st.decision {
         eprintln!("arena: this run already ended ({d:?} accepted); printing its results");
-        finish(plan, &mut st, Ending::Decided(d), elapsed_before)?;
+        let labels = engine_labels(plan, check_engines(&plan.engines).ok().as_deref());
+        finish(plan, &labels, &mut st, Ending::Decided(d), elapsed_before)?;
         return Ok((st, Ending::Decided(d)));
     }
 
-    check_engines(&plan.engines)?;
+    let labels = engine_labels(plan, Some(&check_engines(&plan.engines)?));
 
-    let (stop, interrupted) = stop_flag();
-    let failure: Mutex<Option<String>> = Mutex::new(None);
-    let done: Arc<HashSet<u64>> = Arc::new(st.done.iter().copied().collect());
-    let next = AtomicU64::new(0);
+    let (stop, interrupted) = scheduler::stop_flag();
     let total_games = plan.total_pairs * 2;
     let progress = Progress::new(total_games);
-    let stdout_lock = Mutex::new(());
-    let (tx, rx) = channel::unbounded::<PairDone>();
+    let lines = Lines {
+        progress: &progress,
+        total_games,
+        stdout: Mutex::new(()),
+    };
+    let scheduler = Scheduler {
+        configs: &plan.engines,
+        settings: &plan.settings,
+        hooks: &lines,
+        stop: &stop,
+    };
+    let mut seats: Vec<Seats> = (0..plan.concurrency.max(1))
+        .map(|_| Seats::default())
+        .collect();
 
     let mut ending = Ending::Complete;
     let mut last_reported = st.games();
     let session_games_start = st.games();
-
-    let result: anyhow::Result<()> = crossbeam::scope(|scope| {
-        for _ in 0..plan.concurrency.max(1) {
-            let tx = tx.clone();
-            let (stop, done, next, progress, stdout_lock, failure) =
-                (&stop, &done, &next, &progress, &stdout_lock, &failure);
-            scope.spawn(move |_| {
-                let mut engines: HashMap<usize, Engine> = HashMap::new();
-                loop {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    if k >= plan.total_pairs {
-                        break;
-                    }
-                    if done.contains(&k) {
-                        continue;
-                    }
-                    let p = (k % plan.pairings.len() as u64) as usize;
-                    let round = k / plan.pairings.len() as u64;
-                    let (a, b) = plan.pairings[p];
-                    let entry = &plan.book.entries[plan.sequence.index(round)];
-                    let mut games = Vec::with_capacity(2);
-                    for (g, (white, black)) in [(a, b), (b, a)].into_iter().enumerate() {
-                        let number = 2 * k + g as u64 + 1;
-                        {
-                            let _l = stdout_lock.lock();
-                            progress.println(&report::started_line(
-                                number,
-                                total_games,
-                                &plan.engines[white].name,
-                                &plan.engines[black].name,
-                            ));
-                        }
-                        let played = match play::play(
-                            &mut engines,
-                            &plan.engines,
-                            (white, black),
-                            entry,
-                            &plan.settings,
-                            stop,
-                        ) {
-                            Ok(Some(played)) => played,
-                            Ok(None) => break,
-                            Err(e) => {
-                                if let Ok(mut f) = failure.lock() {
-                                    f.get_or_insert(e);
-                                }
-                                stop.store(true, Ordering::SeqCst);
-                                break;
-                            }
-                        };
-                        {
-                            let _l = stdout_lock.lock();
-                            progress.println(&report::finished_line(
-                                number,
-                                &plan.engines[white].name,
-                                &plan.engines[black].name,
-                                &played.result,
-                                &played.reason,
-                            ));
-                        }
-                        games.push(played);
-                    }
-                    let Ok(games) = <[PlayedGame; 2]>::try_from(games) else {
-                        break;
-                    };
-                    if tx.send(PairDone { index: k, games }).is_err() {
-                        break;
-                    }
-                }
-                for (_, mut e) in engines {
-                    e.quit();
-                }
-            });
+    let mut pgn_file = match &plan.pgn {
+        Some(path) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open PGN file {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let jobs = jobs(plan, &st);
+    let failure = scheduler.run(&mut seats, jobs, |pair| {
+        let p = (pair.index % plan.pairings.len() as u64) as usize;
+        if let Some(f) = pgn_file.as_mut() {
+            let mut text = String::new();
+            for (g, game) in pair.games.iter().enumerate() {
+                text.push_str(&pgn_text(game, &plan.event, 2 * pair.index + g as u64 + 1));
+            }
+            f.write_all(text.as_bytes())
+                .and_then(|_| f.flush())
+                .context("cannot append to the PGN file")?;
+            st.pgn_bytes = Some(f.metadata().map(|m| m.len()).unwrap_or(0));
         }
-        drop(tx);
-
-        let mut count = || -> anyhow::Result<()> {
-            let mut pgn_file = match &plan.pgn {
-                Some(path) => Some(
-                    OpenOptions::new()
-                        .create(true)
-                        .append(true)
-                        .open(path)
-                        .with_context(|| format!("cannot open PGN file {}", path.display()))?,
-                ),
-                None => None,
-            };
-
-            for pair in rx.iter() {
-                if matches!(ending, Ending::Decided(_)) {
-                    // Pairs finishing after the decision are not counted (as fastchess).
-                    continue;
-                }
-                let p = (pair.index % plan.pairings.len() as u64) as usize;
-                let halves = [
-                    pair.games[0].half_points_of_white(),
-                    2 - pair.games[1].half_points_of_white(),
-                ];
-                if let Some(f) = pgn_file.as_mut() {
-                    let mut text = String::new();
-                    for (g, game) in pair.games.iter().enumerate() {
-                        text.push_str(&game.pgn(&plan.event, 2 * pair.index + g as u64 + 1));
-                    }
-                    f.write_all(text.as_bytes())
-                        .and_then(|_| f.flush())
-                        .context("cannot append to the PGN file")?;
-                    st.pgn_bytes = Some(f.metadata().map(|m| m.len()).unwrap_or(0));
-                }
-                st.tallies[p].add_pair(halves);
-                st.done.insert(pair.index);
-                for game in &pair.games {
-                    st.game_wall_ms += game.record.duration_ms;
-                    st.game_engine_ms += game.record.engine_time_ms.iter().sum::<u64>();
-                    if let Some((loser, kind)) = game.failure {
-                        let name = if loser == 0 { &game.white } else { &game.black };
-                        let f: &mut Failures = st.failures.entry(name.clone()).or_default();
-                        match kind {
-                            FailureKind::TimeForfeit => f.time_forfeits += 1,
-                            FailureKind::IllegalMove => f.illegal_moves += 1,
-                            FailureKind::Disconnect => f.disconnects += 1,
-                            FailureKind::Stall => f.stalls += 1,
-                        }
-                    }
-                }
-                let t = first_tally(&st);
-                let e = stats::estimate_penta(&t.penta);
-                let status = plan.sprt.map(|cfg| stats::sprt_penta(&t.penta, &cfg));
-                st.history.push(Point {
-                    games: st.games(),
-                    llr: status.map(|s| s.llr).unwrap_or(0.0),
-                    elo: e.elo,
-                    elo_error: e.elo_error,
-                });
-                st.elapsed_s = elapsed_before + session_start.elapsed().as_secs_f64();
-                if let Some(d) = status.and_then(|s| s.decision) {
-                    st.decision = Some(format!("{d:?}"));
-                    ending = Ending::Decided(d);
-                    stop.store(true, Ordering::SeqCst);
-                }
-                if let Some(path) = &plan.state {
-                    st.save(path)?;
-                }
-                let games_now = st.games();
-                let secs = session_start.elapsed().as_secs_f64();
-                let gpm = if secs > 0.0 {
-                    (games_now - session_games_start) as f64 / secs * 60.0
+        st.tallies[p].add_pair(pair.half_points);
+        st.done.insert(pair.index);
+        for game in &pair.games {
+            st.game_wall_ms += game.duration_ms;
+            st.game_engine_ms += game.engine_time_ms.iter().sum::<u64>();
+            if let Some(loser) = game.result.loser() {
+                let name = if loser == Color::White {
+                    &game.white
                 } else {
-                    0.0
+                    &game.black
                 };
-                progress.update(
-                    &t,
-                    plan.sprt.as_ref(),
-                    gpm,
-                    total_games.saturating_sub(games_now),
-                );
-                if plan.rating_interval > 0
-                    && games_now >= last_reported + plan.rating_interval
-                    && ending == Ending::Complete
-                {
-                    last_reported = games_now;
-                    let _l = stdout_lock.lock();
-                    let mut block = String::new();
-                    for p in 0..plan.pairings.len().min(1) {
-                        block.push_str(&results_for(plan, &st, p));
-                    }
-                    progress.println(block.trim_end());
+                if game.termination.is_engine_fault() {
+                    let f: &mut Failures = st.failures.entry(name.clone()).or_default();
+                    f.count(game.termination);
                 }
             }
-            Ok(())
-        };
-        let counted = count();
-        if counted.is_err() {
-            stop.store(true, Ordering::SeqCst);
         }
-        counted
-    })
-    .map_err(|_| anyhow::anyhow!("a worker thread panicked"))?;
-    result?;
+        // The one snapshot every sink reads: chart history, state, progress, results block.
+        let snap = snapshot(plan, &st, 0);
+        st.history.push(snap.point());
+        st.elapsed_s = elapsed_before + session_start.elapsed().as_secs_f64();
+        st.decision = snap.decision();
+        if let Some(d) = st.decision {
+            ending = Ending::Decided(d);
+        }
+        if let Some(path) = &plan.state {
+            st.save(path)?;
+        }
+        let games_now = st.games();
+        let secs = session_start.elapsed().as_secs_f64();
+        let gpm = if secs > 0.0 {
+            (games_now - session_games_start) as f64 / secs * 60.0
+        } else {
+            0.0
+        };
+        progress.update(&snap, gpm, total_games.saturating_sub(games_now));
+        if plan.rating_interval > 0
+            && games_now >= last_reported + plan.rating_interval
+            && ending == Ending::Complete
+        {
+            last_reported = games_now;
+            let _l = lines.stdout.lock();
+            progress.println(results_block(plan, &labels, 0, &snap).trim_end());
+        }
+        // Pairs finishing after the decision are not counted (as fastchess).
+        Ok(ending == Ending::Complete)
+    });
+    for seat in &mut seats {
+        seat.quit();
+    }
+    let failure = failure?;
     progress.finish();
-    if let Some(e) = failure.lock().ok().and_then(|mut f| f.take()) {
+    if let Some(e) = failure {
         eprintln!("arena: stopping: {e}");
     }
 
@@ -488,21 +397,43 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
     }
     st.elapsed_s = elapsed_before + session_start.elapsed().as_secs_f64();
     let elapsed = st.elapsed_s;
-    finish(plan, &mut st, ending, elapsed)?;
+    finish(plan, &labels, &mut st, ending, elapsed)?;
     Ok((st, ending))
 }
 
+/// The PGN of a counted game, ending with a blank line.
+fn pgn_text(game: &GameRecord, event: &str, round: u64) -> String {
+    let mut s = crate::pgn::to_pgn(game, event, round);
+    while !s.ends_with("\n\n") {
+        s.push('\n');
+    }
+    s
+}
+
+/// Writes the chart of LLR and Elo ± error against games (`plot::history_svg`).
+fn write_plot(path: &Path, history: &[Point], sprt: Option<&SprtConfig>) -> anyhow::Result<()> {
+    let svg = crate::plot::history_svg(history, sprt);
+    std::fs::write(path, svg)
+        .map_err(|e| anyhow::anyhow!("cannot write chart {}: {e}", path.display()))
+}
+
 /// Prints the final blocks, saves state, writes JSON and chart.
-fn finish(plan: &Plan, st: &mut State, ending: Ending, elapsed: f64) -> anyhow::Result<()> {
+fn finish(
+    plan: &Plan,
+    labels: &[[String; 2]],
+    st: &mut State,
+    ending: Ending,
+    elapsed: f64,
+) -> anyhow::Result<()> {
     let mut out = String::new();
     for p in 0..plan.pairings.len() {
-        out.push_str(&results_for(plan, st, p));
+        out.push_str(&results_block(plan, labels, p, &snapshot(plan, st, p)));
     }
     if plan.pairings.len() > 1 {
         out.push_str(&report::standings_table(&standings(plan, st)));
     }
     if let (Ending::Decided(d), Some(cfg)) = (ending, plan.sprt.as_ref()) {
-        out.push_str(&report::sprt_done_line(cfg, d));
+        out.push_str(&output::sprt_verdict(cfg, d));
         out.push('\n');
     }
     if ending == Ending::Interrupted {
@@ -548,8 +479,7 @@ fn finish(plan: &Plan, st: &mut State, ending: Ending, elapsed: f64) -> anyhow::
             &plan.engines[a].name,
             &plan.engines[b].name,
             &plan.tc_text,
-            &first_tally(st),
-            plan.sprt.as_ref(),
+            &snapshot(plan, st, 0),
             &st.failures,
         );
         if plan.pairings.len() > 1 {
@@ -566,7 +496,7 @@ fn finish(plan: &Plan, st: &mut State, ending: Ending, elapsed: f64) -> anyhow::
         s.write(path)?;
     }
     if let Some(path) = &plan.plot {
-        play::write_plot(path, &st.history, plan.sprt.as_ref())?;
+        write_plot(path, &st.history, plan.sprt.as_ref())?;
     }
     Ok(())
 }

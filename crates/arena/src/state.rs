@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::Termination;
+use crate::stats::Decision;
+
 /// Format version of the state file.
 pub const VERSION: u32 = 1;
 
@@ -60,6 +63,17 @@ pub struct Failures {
 }
 
 impl Failures {
+    /// Counts a game lost by `termination`, if it is an engine fault.
+    pub fn count(&mut self, termination: Termination) {
+        match termination {
+            Termination::TimeForfeit => self.time_forfeits += 1,
+            Termination::IllegalMove => self.illegal_moves += 1,
+            Termination::Disconnect => self.disconnects += 1,
+            Termination::Stall => self.stalls += 1,
+            _ => {}
+        }
+    }
+
     /// Total number of failures.
     pub fn total(&self) -> u64 {
         self.time_forfeits + self.illegal_moves + self.disconnects + self.stalls
@@ -162,8 +176,8 @@ pub struct State {
     pub failures: BTreeMap<String, Failures>,
     /// History for the chart.
     pub history: Vec<Point>,
-    /// "H0" or "H1" once the SPRT decided.
-    pub decision: Option<String>,
+    /// The hypothesis the SPRT accepted, once it decided (`"H0"`/`"H1"`, as older files too).
+    pub decision: Option<Decision>,
     /// Length of the PGN file after the last counted pair, if a PGN file is written.
     pub pgn_bytes: Option<u64>,
     /// Wall-clock seconds spent in previous sessions of this run.
@@ -298,6 +312,30 @@ mod tests {
         cfg.insert("tc".to_string(), "10+0.1".to_string());
         let err = l.check_config(&path, &cfg).unwrap_err().to_string();
         assert!(err.contains("tc was 8+0.08"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn old_state_files_load_with_their_decision() {
+        let dir = std::env::temp_dir().join(format!("arena-state-old-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let old = r#"{"version": 1, "config": {"tc": "8+0.08"}, "seed": 7, "done": [0, 1],
+            "tallies": [{"wins": 3, "draws": 1, "losses": 0, "penta": [0, 0, 0, 1, 1]}],
+            "failures": {}, "history": [], "pgn_bytes": null, "elapsed_s": 1.5"#;
+        for (tail, want) in [
+            (r#", "decision": "H1"}"#, Some(Decision::H1)),
+            (r#", "decision": "H0"}"#, Some(Decision::H0)),
+            (r#", "decision": null}"#, None),
+            ("}", None),
+        ] {
+            let path = dir.join("old.json");
+            fs::write(&path, format!("{old}{tail}")).unwrap();
+            let s = State::load(&path).unwrap();
+            assert_eq!(s.decision, want, "{tail}");
+            assert_eq!((s.games(), s.done.len()), (4, 2));
+            s.save(&path).unwrap();
+            assert_eq!(State::load(&path).unwrap().decision, want);
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,10 +1,10 @@
-//! `arena stats`: the SPRT/Elo calculator on given pentanomial or W/D/L counts, and the
-//! fastchess-format result lines (`Elo:`, `LOS:`, `LLR:`, the SPRT verdict) the runner prints too.
-//!
-//! Line formats follow fastchess's `output_fastchess.hpp`, `elo_*.cpp` and `sprt.cpp`.
+//! `arena stats`: the SPRT/Elo calculator on given pentanomial or W/D/L counts, printed as
+//! fastchess's result lines (`Elo:`, `LOS:`, `Games:`, `LLR:`, the SPRT verdict) by `output`,
+//! the same lines the runner prints.
 
 use serde::Serialize;
 
+use crate::output;
 use crate::stats::{
     estimate_penta, estimate_wdl, sprt_penta, sprt_wdl, Decision, Estimate, Model, SprtConfig,
     SprtStatus,
@@ -66,6 +66,18 @@ pub enum CountsError {
         /// The offending count.
         item: String,
     },
+    /// Counts too large to add up (their total must stay below 2^62).
+    #[error("--{option} {input:?}: count {item:?} is too large (the counts may add up to at most {max})")]
+    TooLarge {
+        /// The option (`penta` or `wdl`).
+        option: &'static str,
+        /// The text given.
+        input: String,
+        /// The count at which the total overflows.
+        item: String,
+        /// The largest total.
+        max: u64,
+    },
     /// A count that is not a whole number.
     #[error("--{option} {input:?}: count {item:?} is not a whole number")]
     NotANumber {
@@ -93,6 +105,7 @@ pub fn parse_counts<const N: usize>(
         });
     }
     let mut counts = [0u64; N];
+    let mut total = 0u64;
     for (count, item) in counts.iter_mut().zip(&items) {
         *count = item.parse().map_err(|_| {
             let negative = item.parse::<f64>().is_ok_and(|x| x < 0.0);
@@ -111,6 +124,18 @@ pub fn parse_counts<const N: usize>(
                 }
             }
         })?;
+        // Games are twice the pairs: keep every total the statistics form far from overflow.
+        const MAX: u64 = 1 << 62;
+        total = total.saturating_add(*count);
+        if total > MAX {
+            let (input, item) = (input.to_owned(), (*item).to_owned());
+            return Err(CountsError::TooLarge {
+                option,
+                input,
+                item,
+                max: MAX,
+            });
+        }
     }
     Ok(counts)
 }
@@ -200,89 +225,6 @@ impl StatsReport {
     }
 }
 
-/// A number as fastchess prints it with `{:.prec}`: `inf`, `-inf` or `nan` where undefined.
-fn num(value: Option<f64>, precision: usize) -> String {
-    match value {
-        Some(x) if x.is_nan() => "nan".to_owned(),
-        Some(x) if x == f64::INFINITY => "inf".to_owned(),
-        Some(x) if x == f64::NEG_INFINITY => "-inf".to_owned(),
-        Some(x) => format!("{x:.precision$}"),
-        None => "nan".to_owned(),
-    }
-}
-
-/// `Elo: 43.66 +/- 96.77, nElo: 56.36 +/- 120.38`. An Elo undefined because the score is 0 or
-/// 1 prints as `-inf`/`inf` (as fastchess), other undefined values as `nan`.
-pub fn format_elo_line(e: &Estimate) -> String {
-    let elo = match (e.elo, e.score) {
-        (None, Some(s)) if s >= 1.0 => Some(f64::INFINITY),
-        (None, Some(s)) if s <= 0.0 => Some(f64::NEG_INFINITY),
-        (elo, _) => elo,
-    };
-    format!(
-        "Elo: {} +/- {}, nElo: {} +/- {}",
-        num(elo, 2),
-        num(e.elo_error, 2),
-        num(e.nelo, 2),
-        num(e.nelo_error, 2)
-    )
-}
-
-/// `LOS: 82.06 %, DrawRatio: 31.25 %, PairsRatio: 1.75` for pentanomial counts (PairsRatio =
-/// `(WW+WD)/(LD+LL)`), `LOS: …, DrawRatio: …` for W/D/L counts, as fastchess.
-pub fn format_los_line(counts: &Counts) -> String {
-    let e = counts.estimate();
-    let base = format!(
-        "LOS: {} %, DrawRatio: {} %",
-        num(e.los.map(|x| 100.0 * x), 2),
-        num(e.draw_ratio.map(|x| 100.0 * x), 2)
-    );
-    match counts {
-        Counts::Penta(p) => {
-            let (good, bad) = ((p[3] + p[4]) as f64, (p[0] + p[1]) as f64);
-            format!("{base}, PairsRatio: {}", num(Some(good / bad), 2))
-        }
-        Counts::Wdl(_) => base,
-    }
-}
-
-/// `LLR: 0.03 (1.0%) (-2.94, 2.94) [0.00, 2.00]`: the LLR, its share of the bound it heads for,
-/// the bounds and the hypotheses (fastchess's `printSprt`).
-pub fn format_llr_line(status: &SprtStatus, cfg: &SprtConfig) -> String {
-    format!(
-        "LLR: {:.2} ({:.1}%) ({:.2}, {:.2}) [{:.2}, {:.2}]",
-        status.llr,
-        status.fraction() * 100.0,
-        status.lower,
-        status.upper,
-        cfg.elo0,
-        cfg.elo1
-    )
-}
-
-/// `SPRT ([0.00, 2.00]) completed - H1 was accepted`, fastchess's verdict line.
-pub fn format_sprt_verdict(cfg: &SprtConfig, decision: Decision) -> String {
-    let hypothesis = match decision {
-        Decision::H0 => "H0",
-        Decision::H1 => "H1",
-    };
-    format!(
-        "SPRT ([{:.2}, {:.2}]) completed - {hypothesis} was accepted",
-        cfg.elo0, cfg.elo1
-    )
-}
-
-/// The statistics lines of fastchess's `Results of …` block for `counts`: `Elo: …`, `LOS: …`
-/// and, with an SPRT, `LLR: …`. The caller adds `Results of …`, `Games: …` and `Ptnml(0-2): …`,
-/// which need the W/L/D and WL/DD split these counts do not keep.
-pub fn format_results_lines(counts: &Counts, sprt: Option<&SprtConfig>) -> Vec<String> {
-    let mut lines = vec![format_elo_line(&counts.estimate()), format_los_line(counts)];
-    if let Some(cfg) = sprt {
-        lines.push(format_llr_line(&counts.sprt(cfg), cfg));
-    }
-    lines
-}
-
 /// The counts and SPRT configuration `args` describe, checked.
 pub fn parse_args(args: &StatsArgs) -> anyhow::Result<(Counts, SprtConfig)> {
     let counts = match (&args.penta, &args.wdl) {
@@ -301,29 +243,19 @@ pub fn render(args: &StatsArgs) -> anyhow::Result<String> {
         let report = StatsReport::new(&counts, &cfg);
         return Ok(serde_json::to_string_pretty(&report)? + "\n");
     }
-    let mut lines = format_results_lines(&counts, Some(&cfg));
-    let games_line = match counts {
-        Counts::Penta(p) => format!(
-            "Games: {}, Ptnml(0-2): [{}, {}, {}, {}, {}]",
-            2 * p.iter().sum::<u64>(),
-            p[0],
-            p[1],
-            p[2],
-            p[3],
-            p[4]
-        ),
-        Counts::Wdl([w, d, l]) => {
-            let games = w + d + l;
-            let points = w as f64 + 0.5 * d as f64;
-            format!(
-                "Games: {games}, Wins: {w}, Losses: {l}, Draws: {d}, Points: {points:.1} ({} %)",
-                num(Some(100.0 * points / games as f64), 2)
-            )
-        }
+    let (e, status) = (counts.estimate(), counts.sprt(&cfg));
+    let (penta, games) = match counts {
+        Counts::Penta(p) => (Some(p), output::penta_games_line(&p)),
+        Counts::Wdl([w, d, l]) => (None, output::games_line(w, l, d)),
     };
-    lines.insert(2, games_line);
-    if let Some(decision) = counts.sprt(&cfg).decision {
-        lines.push(format_sprt_verdict(&cfg, decision));
+    let mut lines = vec![
+        output::elo_line(&e),
+        output::los_line(&e, penta.as_ref()),
+        games,
+        output::llr_line(&status, &cfg),
+    ];
+    if let Some(decision) = status.decision {
+        lines.push(output::sprt_verdict(&cfg, decision));
     }
     Ok(lines.join("\n") + "\n")
 }
@@ -480,15 +412,13 @@ mod tests {
         let cfg = SprtConfig::new(-1.0, 3.5, 0.05, 0.05, Model::Normalized).unwrap();
         let status = SprtStatus::new(-1.4722, &cfg);
         assert_eq!(
-            format_llr_line(&status, &cfg),
+            output::llr_line(&status, &cfg),
             "LLR: -1.47 (-50.0%) (-2.94, 2.94) [-1.00, 3.50]"
         );
         assert_eq!(
-            format_sprt_verdict(&cfg, Decision::H0),
+            output::sprt_verdict(&cfg, Decision::H0),
             "SPRT ([-1.00, 3.50]) completed - H0 was accepted"
         );
-        let lines = format_results_lines(&Counts::Penta([1, 3, 5, 5, 2]), None);
-        assert_eq!(lines.len(), 2);
     }
 
     #[track_caller]

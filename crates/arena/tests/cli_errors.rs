@@ -138,3 +138,82 @@ fn a_bad_adjudication_rule_is_named() {
     assert!(!out.status.success());
     assert!(e.contains("scor"), "{e}");
 }
+
+#[test]
+fn concurrency_out_of_range_is_an_error_before_any_game() {
+    assert_refused(
+        &["--concurrency", "5000"],
+        &["--concurrency 5000", "1 to 1024"],
+    );
+    assert_refused(&["--concurrency", "0"], &["--concurrency 0", "1 to 1024"]);
+}
+
+#[test]
+fn every_output_path_is_checked_before_the_first_game() {
+    let missing = std::env::temp_dir().join(format!("arena-no-such-dir-{}", std::process::id()));
+    for flag in ["--json", "--plot", "--state", "--pgn"] {
+        let path = missing.join("out").to_string_lossy().into_owned();
+        assert_refused(&[flag, &path], &[flag, &path, "cannot write there"]);
+    }
+    assert!(!missing.exists());
+}
+
+#[test]
+fn a_book_line_that_is_not_utf8_is_skipped_by_number() {
+    let book = std::env::temp_dir().join(format!("arena-utf8-{}.epd", std::process::id()));
+    let mut bytes = b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n".to_vec();
+    bytes.extend_from_slice(b"\xff\xfe not text\n");
+    bytes.extend_from_slice(b"rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n");
+    std::fs::write(&book, bytes).unwrap();
+    let path = book.to_string_lossy().into_owned();
+    let Some((ok, out, err)) = sprt(&["--openings", &path]) else {
+        return;
+    };
+    let _ = std::fs::remove_file(&book);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        err.contains(&format!("{path}:2: skipped: not valid UTF-8")),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 malformed entries skipped, 2 openings loaded"),
+        "{err}"
+    );
+    assert!(out.contains("Finished match"), "{out}");
+}
+
+#[test]
+fn a_count_too_large_for_the_statistics_is_named() {
+    let out = arena()
+        .args(["stats", "--penta", "9223372036854775808,0,0,0,0"])
+        .args(["--elo0", "0", "--elo1", "2"])
+        .output()
+        .unwrap();
+    let (o, e) = texts(&out);
+    assert_eq!(out.status.code(), Some(2), "{o}\n{e}");
+    assert!(!e.contains("panicked"), "{e}");
+    assert!(
+        e.contains("count \"9223372036854775808\" is too large"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_error_says_its_cause_once() {
+    let Some(sf) = stockfish() else { return };
+    let out = arena()
+        .args([
+            "sprt",
+            "--dev-cmd",
+            "/nonexistent/engine",
+            "--base-cmd",
+            &sf,
+        ])
+        .args(["--nodes", "100", "--max-games", "2"])
+        .output()
+        .unwrap();
+    let (o, e) = texts(&out);
+    assert!(!out.status.success(), "{o}");
+    assert!(e.contains("cannot start \"/nonexistent/engine\""), "{e}");
+    assert_eq!(e.matches("(os error 2)").count(), 1, "{e}");
+}

@@ -185,7 +185,7 @@ with open(sys.argv[1]) as f:
     for (g, line) in records.iter().zip(lines) {
         let parts: Vec<&str> = line.split(" | ").collect();
         assert_eq!(parts[0], g.result.pgn());
-        assert_eq!(parts[1], g.reason);
+        assert_eq!(parts[1], g.termination.class());
         let ucis: Vec<String> = g
             .opening
             .moves

@@ -36,7 +36,7 @@ fn a_much_stronger_dev_is_accepted_as_h1() {
         "{o}"
     );
     assert!(
-        o.contains("Results of sf-full vs sf-weak (2000 nodes, 1t, NULL, seed.epd):"),
+        o.contains("Results of sf-full vs sf-weak (2000 nodes, 1t, 16MB, seed.epd):"),
         "{o}"
     );
     assert!(o.trim_end().ends_with("Finished match"));

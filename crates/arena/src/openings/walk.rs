@@ -9,8 +9,9 @@ use clio_board::see_ge;
 use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shakmaty::fen::Fen;
-use shakmaty::{Chess, EnPassantMode, Move, Position};
+use shakmaty::{Chess, Move, Position};
+
+pub use crate::game::fen_of;
 
 /// A capture that wins at least this much (SEE units, a pawn is 100) leaves material hanging.
 const HANG_MARGIN: i32 = 100;
@@ -68,12 +69,6 @@ pub fn random_walk(start: &Chess, plies: u32, rng: &mut impl Rng) -> Option<Ches
         pos.play_unchecked(m);
     }
     Some(pos)
-}
-
-/// Full FEN of a position (en passant square only when a capture is legal, so equal positions
-/// have equal FENs).
-pub fn fen_of(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 
 /// The duplicate key of a FEN: its first four fields (placement, side, castling, en passant),

@@ -89,43 +89,6 @@ pub fn parse_options(list: &[String]) -> anyhow::Result<Vec<(String, String)>> {
     list.iter().map(|s| parse_option(s)).collect()
 }
 
-/// Parses `key=value` pairs separated by commas or spaces, accepting only `allowed` keys.
-pub fn parse_kv(what: &str, text: &str, allowed: &[&str]) -> anyhow::Result<Vec<(String, i64)>> {
-    let mut out = Vec::new();
-    for part in text
-        .split([',', ' '])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        let (k, v) = part
-            .split_once('=')
-            .with_context(|| format!("invalid --{what} {text:?}: {part:?} is not key=value"))?;
-        if !allowed.contains(&k) {
-            bail!(
-                "invalid --{what} {text:?}: unknown key {k:?} (expected {})",
-                allowed.join(", ")
-            );
-        }
-        let v: i64 = v
-            .parse()
-            .with_context(|| format!("invalid --{what} {text:?}: {v:?} is not a number"))?;
-        if v < 0 {
-            bail!("invalid --{what} {text:?}: {k} must not be negative");
-        }
-        out.push((k.to_string(), v));
-    }
-    Ok(out)
-}
-
-/// The value of `key` in parsed pairs, or an error naming the rule.
-pub fn kv_get(what: &str, pairs: &[(String, i64)], key: &str) -> anyhow::Result<i64> {
-    pairs
-        .iter()
-        .find(|(k, _)| k == key)
-        .map(|(_, v)| *v)
-        .with_context(|| format!("--{what} needs {key}=N"))
-}
-
 /// Parses one `--engine` spec: `name=NAME cmd=PATH [arg=ARG]… [dir=DIR] [option.NAME=VALUE]…`.
 /// Each element is one shell word, so an option name with spaces is quoted whole:
 /// `"option.Skill Level=3"`.
@@ -184,6 +147,7 @@ pub fn check_name(name: &str) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{DrawRule, ResignRule};
 
     #[test]
     fn options_and_rules() {
@@ -192,14 +156,11 @@ mod tests {
             ("Skill Level".to_string(), "3".to_string())
         );
         assert!(parse_option("=3").is_err());
-        let kv = parse_kv(
-            "draw",
-            "movenumber=40,movecount=8,score=10",
-            &["movenumber", "movecount", "score"],
-        )
-        .unwrap();
-        assert_eq!(kv_get("draw", &kv, "movecount").unwrap(), 8);
-        let err = parse_kv("resign", "movecount=3,scor=400", &["movecount", "score"])
+        // Rules parse in one place, game's settings (no second key=value parser here).
+        let draw: DrawRule = "movenumber=40,movecount=8,score=10".parse().unwrap();
+        assert_eq!(draw.movecount, 8);
+        let err = "movecount=3,scor=400"
+            .parse::<ResignRule>()
             .unwrap_err()
             .to_string();
         assert!(err.contains("scor"), "{err}");

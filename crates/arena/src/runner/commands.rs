@@ -13,6 +13,7 @@ use crate::book::{Book, Sequence};
 use crate::engine::EngineConfig;
 use crate::game::{Adjudication, DrawRule, GameSettings, Limits, ResignRule, TimeControl};
 use crate::refs;
+use crate::scheduler::MAX_CONCURRENCY;
 use crate::state::State;
 use crate::stats::{Model, SprtConfig};
 
@@ -194,8 +195,11 @@ pub fn plan(
     event: &str,
 ) -> anyhow::Result<Plan> {
     let (settings, tc_text) = settings(c)?;
-    if c.concurrency == 0 {
-        bail!("--concurrency must be at least 1");
+    if !(1..=MAX_CONCURRENCY).contains(&c.concurrency) {
+        bail!(
+            "--concurrency {}: give 1 to {MAX_CONCURRENCY} games at once",
+            c.concurrency
+        );
     }
     if c.start == 0 {
         bail!("--start is 1-based: give 1 or more");

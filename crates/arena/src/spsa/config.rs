@@ -363,6 +363,10 @@ impl Config {
         if m.concurrency == 0 {
             return Err(bad("concurrency", "must be at least 1".into()));
         }
+        if m.concurrency > crate::scheduler::MAX_CONCURRENCY {
+            let most = crate::scheduler::MAX_CONCURRENCY;
+            return Err(bad("concurrency", format!("must be at most {most}")));
+        }
         if let Some(tc) = &m.tc {
             tc.parse::<TimeControl>()
                 .map_err(|e| bad("tc", e.to_string()))?;

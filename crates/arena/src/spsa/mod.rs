@@ -17,8 +17,7 @@ pub mod tuner;
 use std::fs::{self, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Once;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
@@ -58,10 +57,6 @@ pub struct SpsaArgs {
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
 }
-
-/// Raised by Ctrl-C: the games in flight stop, the iteration is dropped, the checkpoint stays.
-static STOP: AtomicBool = AtomicBool::new(false);
-static HANDLER: Once = Once::new();
 
 /// Runs `arena spsa`.
 pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
@@ -236,14 +231,8 @@ fn tune(
     eval: &mut EngineMatch,
     files: &Files,
 ) -> anyhow::Result<()> {
-    HANDLER.call_once(|| {
-        if let Err(e) = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst)) {
-            eprintln!(
-                "warning: cannot catch Ctrl-C ({e}); a stop may lose the iteration in flight"
-            );
-        }
-    });
-    STOP.store(false, Ordering::SeqCst);
+    // Ctrl-C stops the games in flight; the iteration is dropped, the checkpoint stays.
+    let (stop, _) = crate::scheduler::stop_flag();
     let mut csv = open_csv(tuner, files)?;
     let started = Instant::now();
     let saved_elapsed = tuner.state.elapsed_s;
@@ -266,7 +255,7 @@ fn tune(
         )
     );
     while !tuner.finished() && args.stop_after.is_none_or(|s| session < s) {
-        let Some(step) = tuner.step(eval, &STOP)? else {
+        let Some(step) = tuner.step(eval, &stop)? else {
             println!(
                 "Interrupted: iteration {} dropped, checkpoint kept at {} iterations",
                 tuner.state.iterations_done, tuner.state.iterations_done
@@ -306,7 +295,7 @@ fn tune(
                 output::digest(&tuner.params, &tuner.schedule, &tuner.state.theta, done)
             );
         }
-        if STOP.load(Ordering::SeqCst) {
+        if stop.load(Ordering::SeqCst) {
             break;
         }
     }
