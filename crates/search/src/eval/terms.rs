@@ -101,6 +101,16 @@ impl<T> Terms<T> {
         groups!(self, std::slice::from_ref, as_flattened, &)
     }
 
+    /// What a group's traced sum is divided by: [`KING_ATTACK_DIV`] for the king attack units
+    /// (traced as attacks times the percentage), 1 for every other group.
+    pub fn divisor(group: &str) -> i32 {
+        if group == "king_attack" {
+            KING_ATTACK_DIV
+        } else {
+            1
+        }
+    }
+
     /// Each group with its name, writable, in the same order as [`Terms::groups`].
     pub fn groups_mut(&mut self) -> [(&'static str, &mut [T]); GROUPS] {
         groups!(self, std::slice::from_mut, as_flattened_mut, &mut)
@@ -159,9 +169,8 @@ impl Trace {
                 for (count, value) in counts.iter().zip(values) {
                     group += *value * count[side];
                 }
-                if name == "king_attack" {
-                    group = s(group.mg / KING_ATTACK_DIV, group.eg / KING_ATTACK_DIV);
-                }
+                let div = Terms::<S>::divisor(name);
+                group = s(group.mg / div, group.eg / div);
                 *sum += group;
             }
         }
