@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 
 use clio_board::shakmaty::{Chess, Color, KnownOutcome, Outcome, Position as _};
 use clio_board::{parse_epd, parse_fen};
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 
 /// A position and the result of its game for White: 1 (win), 0.5 (draw) or 0 (loss).
 #[derive(Debug, Clone)]
@@ -16,6 +16,9 @@ pub struct Sample {
     pub pos: Chess,
     /// The game's result for White.
     pub result: f64,
+    /// The score the engine that reached this position gave it, for White, in centipawns (from
+    /// the move's PGN comment, `{+1.05/9 0.074s}`), when there is one.
+    pub score: Option<f64>,
     /// Which game (or EPD line) it comes from, counted from 0 across all inputs.
     pub game: usize,
 }
@@ -80,9 +83,31 @@ struct Tags {
 struct Game {
     pos: Chess,
     ply: usize,
-    positions: Vec<Chess>,
+    positions: Vec<(Chess, Option<f64>)>,
     result: Option<f64>,
     broken: bool,
+}
+
+/// Centipawns a mate score counts as (far into the sigmoid's flat part).
+const MATE_CP: f64 = 2000.0;
+
+/// The score at the start of a PGN move comment as fastchess and cutechess write it
+/// (`+1.05/9 0.074s`, `-M3/12 …`), in centipawns for the side that moved.
+fn comment_score(comment: &[u8]) -> Option<f64> {
+    let text = std::str::from_utf8(comment).ok()?.trim_start();
+    let token = text.split(['/', ' ']).next()?;
+    let (sign, rest) = match token.as_bytes().first()? {
+        b'-' => (-1.0, &token[1..]),
+        b'+' => (1.0, &token[1..]),
+        _ => (1.0, token),
+    };
+    if let Some(moves) = rest.strip_prefix('M') {
+        moves.parse::<u32>().ok()?;
+        return Some(sign * MATE_CP);
+    }
+    rest.parse::<f64>()
+        .ok()
+        .map(|pawns| sign * (pawns * 100.0).round())
 }
 
 /// A pgn-reader visitor that replays each game and keeps the positions after `skip_plies`.
@@ -93,7 +118,7 @@ struct Collector {
 impl Visitor for Collector {
     type Tags = Tags;
     type Movetext = Game;
-    type Output = Option<(Vec<Chess>, f64)>;
+    type Output = Option<(Vec<(Chess, Option<f64>)>, f64)>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
         ControlFlow::Continue(Tags::default())
@@ -139,7 +164,7 @@ impl Visitor for Collector {
                 game.pos.play_unchecked(m);
                 game.ply += 1;
                 if game.ply > self.skip_plies {
-                    game.positions.push(game.pos.clone());
+                    game.positions.push((game.pos.clone(), None));
                 }
                 ControlFlow::Continue(())
             }
@@ -148,6 +173,17 @@ impl Visitor for Collector {
                 ControlFlow::Break(None)
             }
         }
+    }
+
+    fn comment(&mut self, game: &mut Game, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+        // A comment after the move that reached the last position kept scores it.
+        if game.ply > self.skip_plies {
+            if let Some((pos, score @ None)) = game.positions.last_mut() {
+                let mover = !pos.turn();
+                *score = comment_score(comment.as_bytes()).map(|s| mover.fold_wb(s, -s));
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     fn outcome(&mut self, game: &mut Game, outcome: Outcome) -> ControlFlow<Self::Output> {
@@ -186,9 +222,10 @@ pub fn read_pgn(
             continue;
         };
         let id = stats.games + stats.skipped_games;
-        samples.extend(positions.into_iter().map(|pos| Sample {
+        samples.extend(positions.into_iter().map(|(pos, score)| Sample {
             pos,
             result,
+            score,
             game: id,
         }));
         stats.games += 1;
@@ -235,6 +272,7 @@ pub fn read_epd(
         samples.push(Sample {
             pos,
             result,
+            score: None,
             game: stats.games + stats.skipped_games,
         });
         stats.games += 1;
@@ -245,6 +283,15 @@ pub fn read_epd(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_move_comment_scores_as_fastchess_writes_them() {
+        assert_eq!(comment_score(b"+1.05/9 0.074s"), Some(105.0));
+        assert_eq!(comment_score(b"-0.48/9 0.025s"), Some(-48.0));
+        assert_eq!(comment_score(b"0.00/12 0.1s"), Some(0.0));
+        assert_eq!(comment_score(b"-M3/12 0.01s"), Some(-MATE_CP));
+        assert_eq!(comment_score(b"book"), None);
+    }
 
     #[test]
     fn reads_epd_results_in_both_notations() {

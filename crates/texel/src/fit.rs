@@ -48,6 +48,14 @@ impl Entry {
     }
 }
 
+impl Entry {
+    /// Makes the target `lambda * result + (1 - lambda) * expected`: the game's result blended
+    /// with the score a search expected (less noisy than a result, as many tuners blend).
+    pub fn blend(&mut self, lambda: f64, expected: f64) {
+        self.result = (lambda * f64::from(self.result) + (1.0 - lambda) * expected) as f32;
+    }
+}
+
 /// The weights as real numbers: one `[mg, eg]` pair per entry of [`Weights::groups`], in that
 /// order, and the tempo.
 #[derive(Debug, Clone, PartialEq)]

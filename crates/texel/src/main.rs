@@ -10,7 +10,7 @@ use clio_board::shakmaty::{Color, Position as _};
 use clio_search::eval::{evaluate, trace, TEMPO, WEIGHTS};
 use clio_texel::data::{read_epd, read_pgn, ReadStats, Sample};
 use clio_texel::emit::weights_source;
-use clio_texel::fit::{error, error_of_evals, fit, fit_k, Entry, Model, Settings};
+use clio_texel::fit::{error, error_of_evals, fit, fit_k, sigmoid, Entry, Model, Settings};
 use clio_texel::quiet::quiet_leaf;
 
 /// Fits the evaluation's weights to game results (the Texel method).
@@ -35,6 +35,10 @@ struct Cli {
     /// Adam's step size, in centipawns.
     #[arg(long, default_value_t = 1.0)]
     lr: f64,
+    /// Share of the game result in the target; the rest is the expected score of the search
+    /// score in the move's PGN comment (1: results only, the Texel method as published).
+    #[arg(long, default_value_t = 1.0)]
+    lambda: f64,
     /// Weight of the penalty on squared distance (in centipawns) from the starting weights.
     #[arg(long, default_value_t = 0.0)]
     l2: f64,
@@ -86,7 +90,7 @@ fn main() -> Result<()> {
     // Quiet leaves, traced once; the engine's own evaluation of each fits K.
     let (mut train, mut validation) = (Vec::new(), Vec::new());
     let (mut evals, mut results) = (Vec::new(), Vec::new());
-    let mut leaves = Vec::new();
+    let (mut leaves, mut train_scores) = (Vec::new(), Vec::new());
     for sample in &samples {
         let Some(leaf) = quiet_leaf(&sample.pos) else {
             continue;
@@ -99,6 +103,7 @@ fn main() -> Result<()> {
         if !held_out {
             evals.push(f64::from(white));
             results.push(sample.result);
+            train_scores.push(sample.score);
         }
         leaves.push((leaf, sample.result, held_out));
         if held_out {
@@ -117,6 +122,13 @@ fn main() -> Result<()> {
     anyhow::ensure!(!train.is_empty(), "no positions to fit");
 
     let k = cli.k.unwrap_or_else(|| fit_k(&evals, &results));
+    if cli.lambda < 1.0 {
+        for (entry, score) in train.iter_mut().zip(&train_scores) {
+            if let Some(score) = score {
+                entry.blend(cli.lambda, sigmoid(k, *score));
+            }
+        }
+    }
     let start = Model::from_weights(&WEIGHTS, TEMPO);
     let (train_before, validation_before) =
         (error(&start, k, &train), error(&start, k, &validation));
@@ -171,7 +183,8 @@ fn main() -> Result<()> {
     println!("K = {k:.4}; mean squared error {summary}");
 
     let note = format!(
-        "Fitted by `texel --skip-plies {} --holdout {} --epochs {} --lr {}` to {} quiet positions \
+        "Fitted by `texel --skip-plies {} --holdout {} --epochs {} --lr {} --l2 {} --lambda {}{}` \
+         to {} quiet positions \
          from {} games ({}), starting from published values (PeSTO's material and piece-square \
          tables, Fruit 2.1's pawn structure, mobility and rook files, chessprogramming.org's \
          king attack units). K = {k:.4}; mean squared error {summary}.",
@@ -179,6 +192,13 @@ fn main() -> Result<()> {
         cli.holdout,
         cli.epochs,
         cli.lr,
+        cli.l2,
+        cli.lambda,
+        if cli.freeze.is_empty() {
+            String::new()
+        } else {
+            format!(" --freeze {}", cli.freeze.join(","))
+        },
         leaves.len(),
         stats.games,
         cli.source

@@ -43,3 +43,15 @@ fn skipping_more_plies_than_a_game_has_keeps_none_of_it() {
     assert_eq!(samples.len(), 2);
     assert_eq!(stats.games, 2);
 }
+
+#[test]
+fn scores_from_the_move_comments_are_for_white() {
+    let (mut samples, mut stats) = (Vec::new(), ReadStats::default());
+    read_pgn(TINY.as_bytes(), "tiny.pgn", 4, &mut samples, &mut stats).expect("valid PGN");
+    let scores: Vec<Option<f64>> = samples.iter().map(|s| s.score).collect();
+    // 7. Bg5 {+0.74} Nf6 {-0.48} 8. Bxf6 {+0.40} Qxf6 {-0.09} 9. e3 {+0.01} Nc6 {-0.16}: each
+    // Black score is negated; the second game has no comments.
+    let expected = [74.0, 48.0, 40.0, 9.0, 1.0, 16.0].map(Some);
+    assert_eq!(scores[..6], expected);
+    assert_eq!(scores[6..], [None, None]);
+}
