@@ -2,6 +2,7 @@
 //! with a `Result` tag and an optional `FEN` tag for the opening) and from EPD lines that carry
 //! a result (`FEN [1.0]`, `FEN [0.5]`, `FEN c9 "1-0";`).
 
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Read;
 use std::ops::ControlFlow;
 
@@ -21,6 +22,10 @@ pub struct Sample {
     pub score: Option<f64>,
     /// Which game (or EPD line) it comes from, counted from 0 across all inputs.
     pub game: usize,
+    /// Which opening it comes from: a hash of the game's `FEN` tag, so that the two games of a
+    /// pair (one opening, colours swapped) can be kept on the same side of a held-out split;
+    /// the game's number when there is no tag.
+    pub opening: u64,
 }
 
 /// Why data could not be read.
@@ -75,6 +80,7 @@ fn white_score(outcome: Outcome) -> Option<f64> {
 #[derive(Default)]
 struct Tags {
     start: Option<Chess>,
+    opening: Option<u64>,
     result: Option<f64>,
     bad_fen: bool,
 }
@@ -82,6 +88,7 @@ struct Tags {
 /// The movetext of one game as it is replayed.
 struct Game {
     pos: Chess,
+    opening: Option<u64>,
     ply: usize,
     positions: Vec<(Chess, Option<f64>)>,
     result: Option<f64>,
@@ -110,6 +117,13 @@ fn comment_score(comment: &[u8]) -> Option<f64> {
         .map(|pawns| sign * (pawns * 100.0).round())
 }
 
+/// What a game gives: its positions (with their comment scores), result and opening.
+struct Kept {
+    positions: Vec<(Chess, Option<f64>)>,
+    result: f64,
+    opening: Option<u64>,
+}
+
 /// A pgn-reader visitor that replays each game and keeps the positions after `skip_plies`.
 struct Collector {
     skip_plies: usize,
@@ -118,7 +132,7 @@ struct Collector {
 impl Visitor for Collector {
     type Tags = Tags;
     type Movetext = Game;
-    type Output = Option<(Vec<(Chess, Option<f64>)>, f64)>;
+    type Output = Option<Kept>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
         ControlFlow::Continue(Tags::default())
@@ -131,10 +145,16 @@ impl Visitor for Collector {
         value: RawTag<'_>,
     ) -> ControlFlow<Self::Output> {
         match name {
-            b"FEN" => match parse_fen(&value.decode_utf8_lossy()) {
-                Ok(pos) => tags.start = Some(pos),
-                Err(_) => tags.bad_fen = true,
-            },
+            b"FEN" => {
+                let fen = value.decode_utf8_lossy();
+                match parse_fen(&fen) {
+                    Ok(pos) => tags.start = Some(pos),
+                    Err(_) => tags.bad_fen = true,
+                }
+                let mut hasher = DefaultHasher::new();
+                fen.trim().hash(&mut hasher);
+                tags.opening = Some(hasher.finish());
+            }
             b"Result" => {
                 tags.result = Outcome::from_ascii(value.as_bytes())
                     .ok()
@@ -151,6 +171,7 @@ impl Visitor for Collector {
         }
         ControlFlow::Continue(Game {
             pos: tags.start.unwrap_or_default(),
+            opening: tags.opening,
             ply: 0,
             positions: Vec::new(),
             result: tags.result,
@@ -194,7 +215,11 @@ impl Visitor for Collector {
 
     fn end_game(&mut self, game: Game) -> Self::Output {
         match (game.broken, game.result) {
-            (false, Some(result)) => Some((game.positions, result)),
+            (false, Some(result)) => Some(Kept {
+                positions: game.positions,
+                result,
+                opening: game.opening,
+            }),
             _ => None,
         }
     }
@@ -217,7 +242,12 @@ pub fn read_pgn(
         source,
     };
     while let Some(game) = reader.read_game(&mut collector).map_err(io)? {
-        let Some((positions, result)) = game else {
+        let Some(Kept {
+            positions,
+            result,
+            opening,
+        }) = game
+        else {
             stats.skipped_games += 1;
             continue;
         };
@@ -227,6 +257,7 @@ pub fn read_pgn(
             result,
             score,
             game: id,
+            opening: opening.unwrap_or(id as u64),
         }));
         stats.games += 1;
     }
@@ -274,6 +305,7 @@ pub fn read_epd(
             result,
             score: None,
             game: stats.games + stats.skipped_games,
+            opening: (stats.games + stats.skipped_games) as u64,
         });
         stats.games += 1;
     }

@@ -23,7 +23,8 @@ struct Cli {
     /// Positions from the first N moves of each PGN game (after its FEN tag) are left out.
     #[arg(long, default_value_t = 8)]
     skip_plies: usize,
-    /// Every Nth game is held out to validate the fit (0: none).
+    /// One opening in N (the games played from it, both colours) is held out to validate the
+    /// fit (0: none).
     #[arg(long, default_value_t = 10)]
     holdout: usize,
     /// Fix K instead of fitting it.
@@ -98,7 +99,7 @@ fn main() -> Result<()> {
         let Some(entry) = Entry::new(&trace(&leaf), sample.result) else {
             continue;
         };
-        let held_out = cli.holdout > 0 && sample.game % cli.holdout == 0;
+        let held_out = cli.holdout > 0 && sample.opening % cli.holdout as u64 == 0;
         let white = leaf.turn().fold_wb(1, -1) * evaluate(&leaf);
         if !held_out {
             evals.push(f64::from(white));

@@ -23,6 +23,9 @@ fn reads_the_positions_after_the_skipped_plies_of_each_finished_game() {
     assert_eq!(results, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.5]);
     let games: Vec<usize> = samples.iter().map(|s| s.game).collect();
     assert_eq!(games, [0, 0, 0, 0, 0, 0, 1, 1]);
+    // The game from the start position is told apart by its number.
+    assert_ne!(samples[0].opening, 1);
+    assert_eq!(samples[7].opening, 1);
     // The first position kept follows the fifth move from the FEN tag's position, 7. Bg5.
     let first = Epd::from_position(&samples[0].pos, EnPassantMode::Legal).to_string();
     assert_eq!(
