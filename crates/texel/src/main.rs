@@ -174,7 +174,7 @@ fn main() -> Result<()> {
     let (train_before, validation_before) =
         (exact(false, &WEIGHTS, TEMPO), exact(true, &WEIGHTS, TEMPO));
     let summary = format!(
-        "fitted: {train_before:.6} -> {train_after:.6} on {} positions to fit, \
+        "against the results {train_before:.6} -> {train_after:.6} on {} positions to fit, \
          {validation_before:.6} -> {validation_after:.6} on {} held out (best at epoch {} of {})",
         train.len(),
         validation.len(),
@@ -188,7 +188,7 @@ fn main() -> Result<()> {
          to {} quiet positions \
          from {} games ({}), starting from published values (PeSTO's material and piece-square \
          tables, Fruit 2.1's pawn structure, mobility and rook files, chessprogramming.org's \
-         king attack units). K = {k:.4}; mean squared error {summary}.",
+         king attack units){}. K = {k:.4}; mean squared error {summary}.",
         cli.skip_plies,
         cli.holdout,
         cli.epochs,
@@ -202,7 +202,12 @@ fn main() -> Result<()> {
         },
         leaves.len(),
         stats.games,
-        cli.source
+        cli.source,
+        if cli.freeze.is_empty() {
+            String::new()
+        } else {
+            format!("; kept as they were: {}", cli.freeze.join(", "))
+        }
     );
     let source = weights_source(&weights, tempo, &note);
     match &cli.write {
