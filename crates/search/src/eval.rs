@@ -5,87 +5,39 @@
 //! from non-pawn material on the 24-point scale of Fruit and PeSTO (minor 1, rook 2, queen 4):
 //! `score = (mg * phase + eg * (24 - phase)) / 24`. Terms are computed for each colour from its
 //! own point of view, so the evaluation of a position equals that of its colour-flipped mirror.
+//!
+//! Every linear weight is in [`WEIGHTS`] (the generated `eval/weights.rs`); [`trace`] records
+//! how often each one counts in a position, which is what the Texel tuner (crates/texel) fits.
+//! The non-linear parts (the king-attack percentages, the drawish-endgame scale, the draw rule)
+//! are fixed here.
+
+mod terms;
+mod weights;
+
+pub use terms::{s, Terms, Trace, Weights, GROUPS, S};
+pub use weights::{TEMPO, WEIGHTS};
 
 use clio_board::shakmaty;
 use shakmaty::{attacks, Bitboard, Board, Chess, Color, Position as _, Role, Square};
 
 // ---------------------------------------------------------------------------------------------
-// Weights. Every number the evaluation uses is here.
+// Fixed, non-linear parts.
 // ---------------------------------------------------------------------------------------------
-
-/// A middlegame/endgame score pair in centipawns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct S {
-    mg: i32,
-    eg: i32,
-}
-
-const fn s(mg: i32, eg: i32) -> S {
-    S { mg, eg }
-}
-
-impl std::ops::AddAssign for S {
-    #[inline]
-    fn add_assign(&mut self, other: S) {
-        self.mg += other.mg;
-        self.eg += other.eg;
-    }
-}
-
-impl std::ops::Mul<i32> for S {
-    type Output = S;
-    #[inline]
-    fn mul(self, n: i32) -> S {
-        s(self.mg * n, self.eg * n)
-    }
-}
 
 // Game phase: the 24-point scheme of Fruit 2.1 and PeSTO (indexed P, N, B, R, Q, K).
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 const PHASE_MAX: i32 = 24;
 
-// Material and piece-square tables: PeSTO by Ronald Friederich (Rofchade), as published at
-// https://www.chessprogramming.org/PeSTO%27s_Evaluation_Function (indexed P, N, B, R, Q, K).
-const MG_VALUE: [i32; 6] = [82, 337, 365, 477, 1025, 0];
-const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
-
-// Pawn structure (Fruit 2.1's doubled/isolated values; passed pawns by relative rank 1..8).
-const DOUBLED: S = s(-10, -20);
-const ISOLATED: S = s(-10, -20);
-const PASSED: [S; 8] = [
-    s(0, 0),
-    s(0, 5),
-    s(5, 10),
-    s(10, 25),
-    s(25, 45),
-    s(45, 80),
-    s(70, 120),
-    s(0, 0),
-];
-
 // Mobility: `(attacked squares in the mobility area - offset) * weight` per piece, with Fruit
-// 2.1's offsets and weights. The area excludes own pieces and squares enemy pawns attack.
-// Indexed N, B, R, Q.
+// 2.1's offsets. The area excludes own pieces and squares enemy pawns attack. Indexed N, B, R, Q.
 const MOBILITY_OFFSET: [i32; 4] = [4, 6, 7, 13];
-const MOBILITY_WEIGHT: [S; 4] = [s(4, 4), s(5, 5), s(2, 4), s(1, 2)];
 
 // King safety (chessprogramming.org, "King Safety", attacking the king zone): each attack on the
 // king zone (the king's square and its neighbours) is worth a unit per attacker type, and the
-// sum is scaled by a percentage that grows with the number of attacking pieces. Middlegame only.
-// Units indexed N, B, R, Q.
-const KING_ATTACK_UNIT: [i32; 4] = [20, 20, 40, 80];
+// sum is scaled by a percentage that grows with the number of attacking pieces.
 const KING_ATTACK_PERCENT: [i32; 8] = [0, 0, 50, 75, 88, 94, 97, 99];
-// Pawn shield: own pawns on the three files around the king, one and two ranks ahead.
-const SHIELD_NEAR: S = s(12, 0);
-const SHIELD_FAR: S = s(6, 0);
-
-// Pieces (Fruit 2.1's rook file bonuses). The pair needs bishops on both square colours.
-const BISHOP_PAIR: S = s(30, 50);
-const ROOK_OPEN_FILE: S = s(20, 10);
-const ROOK_SEMI_OPEN_FILE: S = s(10, 5);
-
-/// Bonus for the side to move, in centipawns.
-pub const TEMPO: i32 = 10;
+/// The king-attack percentages' 100%: the divisor of the scaled sum of units.
+pub const KING_ATTACK_DIV: i32 = 100;
 
 // Drawish-endgame scaling of the whole score, in 64ths: a side without pawns and with less than
 // a rook of non-pawn material, or with two knights at most, cannot win; one without pawns whose
@@ -93,139 +45,24 @@ pub const TEMPO: i32 = 10;
 const SCALE_FULL: i32 = 64;
 const SCALE_CANNOT_WIN: i32 = 0;
 const SCALE_DRAWISH: i32 = 16;
-
-// PeSTO piece-square tables, laid out as published: a8..h8 first, a1..h1 last.
-#[rustfmt::skip]
-const MG_PST: [[i32; 64]; 6] = [
-    [
-          0,   0,   0,   0,   0,   0,  0,   0,
-         98, 134,  61,  95,  68, 126, 34, -11,
-         -6,   7,  26,  31,  65,  56, 25, -20,
-        -14,  13,   6,  21,  23,  12, 17, -23,
-        -27,  -2,  -5,  12,  17,   6, 10, -25,
-        -26,  -4,  -4, -10,   3,   3, 33, -12,
-        -35,  -1, -20, -23, -15,  24, 38, -22,
-          0,   0,   0,   0,   0,   0,  0,   0,
-    ],
-    [
-        -167, -89, -34, -49,  61, -97, -15, -107,
-         -73, -41,  72,  36,  23,  62,   7,  -17,
-         -47,  60,  37,  65,  84, 129,  73,   44,
-          -9,  17,  19,  53,  37,  69,  18,   22,
-         -13,   4,  16,  13,  28,  19,  21,   -8,
-         -23,  -9,  12,  10,  19,  17,  25,  -16,
-         -29, -53, -12,  -3,  -1,  18, -14,  -19,
-        -105, -21, -58, -33, -17, -28, -19,  -23,
-    ],
-    [
-        -29,   4, -82, -37, -25, -42,   7,  -8,
-        -26,  16, -18, -13,  30,  59,  18, -47,
-        -16,  37,  43,  40,  35,  50,  37,  -2,
-         -4,   5,  19,  50,  37,  37,   7,  -2,
-         -6,  13,  13,  26,  34,  12,  10,   4,
-          0,  15,  15,  15,  14,  27,  18,  10,
-          4,  15,  16,   0,   7,  21,  33,   1,
-        -33,  -3, -14, -21, -13, -12, -39, -21,
-    ],
-    [
-         32,  42,  32,  51, 63,  9,  31,  43,
-         27,  32,  58,  62, 80, 67,  26,  44,
-         -5,  19,  26,  36, 17, 45,  61,  16,
-        -24, -11,   7,  26, 24, 35,  -8, -20,
-        -36, -26, -12,  -1,  9, -7,   6, -23,
-        -45, -25, -16, -17,  3,  0,  -5, -33,
-        -44, -16, -20,  -9, -1, 11,  -6, -71,
-        -19, -13,   1,  17, 16,  7, -37, -26,
-    ],
-    [
-        -28,   0,  29,  12,  59,  44,  43,  45,
-        -24, -39,  -5,   1, -16,  57,  28,  54,
-        -13, -17,   7,   8,  29,  56,  47,  57,
-        -27, -27, -16, -16,  -1,  17,  -2,   1,
-         -9, -26,  -9, -10,  -2,  -4,   3,  -3,
-        -14,   2, -11,  -2,  -5,   2,  14,   5,
-        -35,  -8,  11,   2,   8,  15,  -3,   1,
-         -1, -18,  -9,  10, -15, -25, -31, -50,
-    ],
-    [
-        -65,  23,  16, -15, -56, -34,   2,  13,
-         29,  -1, -20,  -7,  -8,  -4, -38, -29,
-         -9,  24,   2, -16, -20,   6,  22, -22,
-        -17, -20, -12, -27, -30, -25, -14, -36,
-        -49,  -1, -27, -39, -46, -44, -33, -51,
-        -14, -14, -22, -46, -44, -30, -15, -27,
-          1,   7,  -8, -64, -43, -16,   9,   8,
-        -15,  36,  12, -54,   8, -28,  24,  14,
-    ],
-];
-
-#[rustfmt::skip]
-const EG_PST: [[i32; 64]; 6] = [
-    [
-          0,   0,   0,   0,   0,   0,   0,   0,
-        178, 173, 158, 134, 147, 132, 165, 187,
-         94, 100,  85,  67,  56,  53,  82,  84,
-         32,  24,  13,   5,  -2,   4,  17,  17,
-         13,   9,  -3,  -7,  -7,  -8,   3,  -1,
-          4,   7,  -6,   1,   0,  -5,  -1,  -8,
-         13,   8,   8,  10,  13,   0,   2,  -7,
-          0,   0,   0,   0,   0,   0,   0,   0,
-    ],
-    [
-        -58, -38, -13, -28, -31, -27, -63, -99,
-        -25,  -8, -25,  -2,  -9, -25, -24, -52,
-        -24, -20,  10,   9,  -1,  -9, -19, -41,
-        -17,   3,  22,  22,  22,  11,   8, -18,
-        -18,  -6,  16,  25,  16,  17,   4, -18,
-        -23,  -3,  -1,  15,  10,  -3, -20, -22,
-        -42, -20, -10,  -5,  -2, -20, -23, -44,
-        -29, -51, -23, -15, -22, -18, -50, -64,
-    ],
-    [
-        -14, -21, -11,  -8, -7,  -9, -17, -24,
-         -8,  -4,   7, -12, -3, -13,  -4, -14,
-          2,  -8,   0,  -1, -2,   6,   0,   4,
-         -3,   9,  12,   9, 14,  10,   3,   2,
-         -6,   3,  13,  19,  7,  10,  -3,  -9,
-        -12,  -3,   8,  10, 13,   3,  -7, -15,
-        -14, -18,  -7,  -1,  4,  -9, -15, -27,
-        -23,  -9, -23,  -5, -9, -16,  -5, -17,
-    ],
-    [
-        13, 10, 18, 15, 12,  12,   8,   5,
-        11, 13, 13, 11, -3,   3,   8,   3,
-         7,  7,  7,  5,  4,  -3,  -5,  -3,
-         4,  3, 13,  1,  2,   1,  -1,   2,
-         3,  5,  8,  4, -5,  -6,  -8, -11,
-        -4,  0, -5, -1, -7, -12,  -8, -16,
-        -6, -6,  0,  2, -9,  -9, -11,  -3,
-        -9,  2,  3, -1, -5, -13,   4, -20,
-    ],
-    [
-         -9,  22,  22,  27,  27,  19,  10,  20,
-        -17,  20,  32,  41,  58,  25,  30,   0,
-        -20,   6,   9,  49,  47,  35,  19,   9,
-          3,  22,  24,  45,  57,  40,  57,  36,
-        -18,  28,  19,  47,  31,  34,  39,  23,
-        -16, -27,  15,   6,   9,  17,  10,   5,
-        -22, -23, -30, -16, -16, -23, -36, -32,
-        -33, -28, -22, -43,  -5, -32, -20, -41,
-    ],
-    [
-        -74, -35, -18, -18, -11,  15,   4, -17,
-        -12,  17,  14,  17,  17,  38,  23,  11,
-         10,  17,  23,  15,  20,  45,  44,  13,
-         -8,  22,  24,  27,  26,  33,  26,   3,
-        -18,  -4,  21,  24,  27,  23,   9, -11,
-        -19,  -3,  11,  21,  23,  16,   7,  -9,
-        -27, -11,   4,  13,  14,   4,  -5, -17,
-        -53, -34, -21, -11, -28, -14, -24, -43,
-    ],
-];
+// The piece values those rules count with (PeSTO's middlegame values, N, B, R, Q), fixed so that
+// fitting the material weights cannot move the rules.
+const SCALE_PIECE_VALUE: [i32; 4] = [337, 365, 477, 1025];
 
 // ---------------------------------------------------------------------------------------------
 // Tables derived once, at compile time.
 // ---------------------------------------------------------------------------------------------
+
+const DOUBLED: S = WEIGHTS.doubled;
+const ISOLATED: S = WEIGHTS.isolated;
+const PASSED: [S; 8] = WEIGHTS.passed;
+const MOBILITY_WEIGHT: [S; 4] = WEIGHTS.mobility;
+const KING_ATTACK_UNIT: [S; 4] = WEIGHTS.king_attack;
+const SHIELD_NEAR: S = WEIGHTS.shield_near;
+const SHIELD_FAR: S = WEIGHTS.shield_far;
+const BISHOP_PAIR: S = WEIGHTS.bishop_pair;
+const ROOK_OPEN_FILE: S = WEIGHTS.rook_open_file;
+const ROOK_SEMI_OPEN_FILE: S = WEIGHTS.rook_semi_open_file;
 
 /// Material plus piece-square value per role, indexed by the square relative to the piece's
 /// own side (a1 = 0 from White's view; Black's squares are flipped vertically first).
@@ -237,11 +74,9 @@ const fn build_psq() -> [[S; 64]; 6] {
     while role < 6 {
         let mut sq = 0;
         while sq < 64 {
-            // The published layout starts at a8, so a relative square's row is flipped.
-            table[role][sq] = s(
-                MG_VALUE[role] + MG_PST[role][sq ^ 56],
-                EG_VALUE[role] + EG_PST[role][sq ^ 56],
-            );
+            // The printed layout starts at a8, so a relative square's row is flipped.
+            let (value, square) = (WEIGHTS.material[role], WEIGHTS.pst[role][sq ^ 56]);
+            table[role][sq] = s(value.mg + square.mg, value.eg + square.eg);
             sq += 1;
         }
         role += 1;
@@ -332,17 +167,12 @@ pub fn evaluate(pos: &Chess) -> i32 {
     if board.pawns().is_empty() && cannot_win_either(board) {
         return 0;
     }
-    let white = side(board, Color::White);
-    let black = side(board, Color::Black);
+    let white = side(board, Color::White, &mut NoTrace);
+    let black = side(board, Color::Black, &mut NoTrace);
     let mg = white.mg - black.mg;
     let eg = white.eg - black.eg;
 
-    let mut phase = 0;
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        phase += PHASE_WEIGHT[role as usize - 1] * board.by_role(role).count() as i32;
-    }
-    let phase = phase.min(PHASE_MAX);
-
+    let phase = phase(board);
     let score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
     let strong = if score > 0 {
         Color::White
@@ -351,6 +181,60 @@ pub fn evaluate(pos: &Chess) -> i32 {
     };
     let score = score * endgame_scale(board, strong) / SCALE_FULL;
     pos.turn().fold_wb(score, -score) + TEMPO
+}
+
+/// How often each linear term counts in `pos` for each side, with the position's non-linear
+/// parts: [`Trace::evaluate`] under [`WEIGHTS`] and [`TEMPO`] equals [`evaluate`].
+pub fn trace(pos: &Chess) -> Trace {
+    let board = pos.board();
+    let mut trace = Trace {
+        phase: phase(board),
+        scale: [
+            endgame_scale(board, Color::Black),
+            endgame_scale(board, Color::White),
+        ],
+        draw: board.pawns().is_empty() && cannot_win_either(board),
+        white_to_move: pos.turn() == Color::White,
+        ..Trace::default()
+    };
+    if !trace.draw {
+        let mut tracer = TraceTo(&mut trace.terms);
+        side(board, Color::White, &mut tracer);
+        side(board, Color::Black, &mut tracer);
+    }
+    trace
+}
+
+/// Receives each linear term the evaluation counts; the engine's [`NoTrace`] ignores them.
+trait Tracer {
+    /// `us` has `n` more of the term `term` picks.
+    fn add(&mut self, us: Color, n: i32, term: impl FnOnce(&mut Terms<[i32; 2]>) -> &mut [i32; 2]);
+}
+
+/// The engine's tracer: records nothing, and compiles to nothing.
+struct NoTrace;
+
+impl Tracer for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: Color, _: i32, _: impl FnOnce(&mut Terms<[i32; 2]>) -> &mut [i32; 2]) {}
+}
+
+/// The tuner's tracer: counts into a trace's terms.
+struct TraceTo<'a>(&'a mut Terms<[i32; 2]>);
+
+impl Tracer for TraceTo<'_> {
+    fn add(&mut self, us: Color, n: i32, term: impl FnOnce(&mut Terms<[i32; 2]>) -> &mut [i32; 2]) {
+        term(self.0)[color_index(us)] += n;
+    }
+}
+
+/// Game phase from non-pawn material, capped at [`PHASE_MAX`].
+fn phase(board: &Board) -> i32 {
+    let mut phase = 0;
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        phase += PHASE_WEIGHT[role as usize - 1] * board.by_role(role).count() as i32;
+    }
+    phase.min(PHASE_MAX)
 }
 
 #[inline]
@@ -373,19 +257,21 @@ fn pawn_attacks(color: Color, pawns: u64) -> u64 {
     }
 }
 
-/// Non-pawn material of `color`, by middlegame values.
+/// Non-pawn material of `color`, by the fixed values of the endgame rules.
 fn non_pawn_material(board: &Board, color: Color) -> i32 {
     let ours = board.by_color(color);
     [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .into_iter()
-        .map(|role| MG_VALUE[role as usize - 1] * (board.by_role(role) & ours).count() as i32)
+        .map(|role| {
+            SCALE_PIECE_VALUE[role as usize - 2] * (board.by_role(role) & ours).count() as i32
+        })
         .sum()
 }
 
 /// True when neither side has a rook's worth of non-pawn material (called when no pawns are
 /// left: then neither side can force mate).
 fn cannot_win_either(board: &Board) -> bool {
-    let rook = MG_VALUE[Role::Rook as usize - 1];
+    let rook = SCALE_PIECE_VALUE[2];
     non_pawn_material(board, Color::White) < rook && non_pawn_material(board, Color::Black) < rook
 }
 
@@ -398,9 +284,9 @@ fn endgame_scale(board: &Board, strong: Color) -> i32 {
     let theirs = non_pawn_material(board, !strong);
     let pieces = board.by_color(strong) & !board.kings();
     let two_knights_at_most = (pieces & !board.knights()).is_empty() && pieces.count() <= 2;
-    if ours < MG_VALUE[Role::Rook as usize - 1] || two_knights_at_most {
+    if ours < SCALE_PIECE_VALUE[2] || two_knights_at_most {
         SCALE_CANNOT_WIN
-    } else if ours - theirs <= MG_VALUE[Role::Bishop as usize - 1] {
+    } else if ours - theirs <= SCALE_PIECE_VALUE[1] {
         SCALE_DRAWISH
     } else {
         SCALE_FULL
@@ -408,37 +294,48 @@ fn endgame_scale(board: &Board, strong: Color) -> i32 {
 }
 
 /// Every term for `us`, from `us`'s point of view.
-fn side(board: &Board, us: Color) -> S {
+fn side(board: &Board, us: Color, t: &mut impl Tracer) -> S {
     let ours = board.by_color(us);
     let our_pawns = (board.pawns() & ours).0;
     let their_pawns = (board.pawns() & board.by_color(!us)).0;
 
-    let mut total = pawn_structure(board, us);
+    let mut total = pawn_structure(board, us, t);
     for role in Role::ALL {
+        let r = role as usize - 1;
         for sq in board.by_role(role) & ours {
-            total += PSQ[role as usize - 1][relative(us, sq)];
+            let rel = relative(us, sq);
+            total += PSQ[r][rel];
+            t.add(us, 1, |w| &mut w.material[r]);
+            t.add(us, 1, |w| &mut w.pst[r][rel ^ 56]);
         }
     }
-    let (mobility, king_attack) = activity(board, us);
+    let (mobility, king_attack) = activity(board, us, t);
     total += mobility;
-    total.mg += king_attack;
+    total += king_attack;
 
     let bishops = board.bishops() & ours;
     if (bishops & Bitboard::LIGHT_SQUARES).any() && (bishops & Bitboard::DARK_SQUARES).any() {
         total += BISHOP_PAIR;
+        t.add(us, 1, |w| &mut w.bishop_pair);
     }
-    total += rook_files((board.rooks() & ours).0, our_pawns, their_pawns);
+    total += rook_files(us, (board.rooks() & ours).0, our_pawns, their_pawns, t);
     if let Some(king) = board.king_of(us) {
         let (near, far) = SHIELD[color_index(us)][king as usize];
-        total += SHIELD_NEAR * (near & our_pawns).count_ones() as i32;
-        total += SHIELD_FAR * (far & our_pawns).count_ones() as i32;
+        let (near, far) = (
+            (near & our_pawns).count_ones() as i32,
+            (far & our_pawns).count_ones() as i32,
+        );
+        total += SHIELD_NEAR * near;
+        total += SHIELD_FAR * far;
+        t.add(us, near, |w| &mut w.shield_near);
+        t.add(us, far, |w| &mut w.shield_far);
     }
     total
 }
 
-/// Mobility of `us`'s knights, bishops, rooks and queens, and the middlegame bonus for their
-/// attacks on the enemy king zone.
-fn activity(board: &Board, us: Color) -> (S, i32) {
+/// Mobility of `us`'s knights, bishops, rooks and queens, and the bonus for their attacks on
+/// the enemy king zone.
+fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S) {
     let occupied = board.occupied();
     let ours = board.by_color(us);
     let their_pawns = (board.pawns() & board.by_color(!us)).0;
@@ -449,7 +346,8 @@ fn activity(board: &Board, us: Color) -> (S, i32) {
 
     let mut mobility = S::default();
     let mut attackers = 0;
-    let mut attack_units = 0;
+    let mut attack_units = S::default();
+    let mut attacks_by = [0; 4];
     for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .into_iter()
         .enumerate()
@@ -464,33 +362,44 @@ fn activity(board: &Board, us: Color) -> (S, i32) {
             .0;
             let count = (reach & mobility_area).count_ones() as i32 - MOBILITY_OFFSET[i];
             mobility += MOBILITY_WEIGHT[i] * count;
+            t.add(us, count, |w| &mut w.mobility[i]);
             let hits = (reach & king_zone).count_ones() as i32;
             if hits > 0 {
                 attackers += 1;
-                attack_units += hits * KING_ATTACK_UNIT[i];
+                attack_units += KING_ATTACK_UNIT[i] * hits;
+                attacks_by[i] += hits;
             }
         }
     }
-    let king_attack = attack_units * KING_ATTACK_PERCENT[attackers.min(7)] / 100;
+    let percent = KING_ATTACK_PERCENT[attackers.min(7)];
+    for (i, hits) in attacks_by.into_iter().enumerate() {
+        t.add(us, hits * percent, |w| &mut w.king_attack[i]);
+    }
+    let king_attack = s(
+        attack_units.mg * percent / KING_ATTACK_DIV,
+        attack_units.eg * percent / KING_ATTACK_DIV,
+    );
     (mobility, king_attack)
 }
 
-/// Bonus for rooks on files without pawns (open) or without own pawns (semi-open).
-fn rook_files(rooks: u64, our_pawns: u64, their_pawns: u64) -> S {
+/// Bonus for `us`'s rooks on files without pawns (open) or without own pawns (semi-open).
+fn rook_files(us: Color, rooks: u64, our_pawns: u64, their_pawns: u64, t: &mut impl Tracer) -> S {
     let mut total = S::default();
     for sq in Bitboard(rooks) {
         let file = FILE_A << sq.file() as u32;
         if file & (our_pawns | their_pawns) == 0 {
             total += ROOK_OPEN_FILE;
+            t.add(us, 1, |w| &mut w.rook_open_file);
         } else if file & our_pawns == 0 {
             total += ROOK_SEMI_OPEN_FILE;
+            t.add(us, 1, |w| &mut w.rook_semi_open_file);
         }
     }
     total
 }
 
 /// Doubled, isolated and passed pawns of `us`, from `us`'s point of view.
-fn pawn_structure(board: &Board, us: Color) -> S {
+fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
     let our_pawns = (board.pawns() & board.by_color(us)).0;
     let their_pawns = (board.pawns() & board.by_color(!us)).0;
     let side = color_index(us);
@@ -500,13 +409,17 @@ fn pawn_structure(board: &Board, us: Color) -> S {
         let doubled = FRONT_SPAN[side][i] & our_pawns != 0;
         if doubled {
             total += DOUBLED;
+            t.add(us, 1, |w| &mut w.doubled);
         }
         if adjacent_files(sq.file() as usize) & our_pawns == 0 {
             total += ISOLATED;
+            t.add(us, 1, |w| &mut w.isolated);
         }
         // The rear pawn of a doubled pair is not counted as passed.
         if !doubled && PASSED_SPAN[side][i] & their_pawns == 0 {
-            total += PASSED[relative(us, sq) / 8];
+            let rank = relative(us, sq) / 8;
+            total += PASSED[rank];
+            t.add(us, 1, |w| &mut w.passed[rank]);
         }
     }
     total
@@ -545,32 +458,89 @@ mod tests {
         positions
     }
 
-    #[test]
-    fn eval_is_colour_symmetric_on_epd_positions_and_their_children() {
-        let mut checked = 0;
+    /// The EPD positions, their children and their grandchildren.
+    fn positions_two_plies_deep() -> Vec<Chess> {
+        let mut all = Vec::new();
         for pos in epd_positions() {
-            let mut todo = vec![pos.clone()];
             for m in pos.legal_moves() {
                 let child = pos.clone().play(m).expect("legal move");
-                todo.extend(child.legal_moves().into_iter().map(|m2| {
+                all.extend(child.legal_moves().into_iter().map(|m2| {
                     let grandchild: Chess = child.clone().play(m2).expect("legal move");
                     grandchild
                 }));
-                todo.push(child);
+                all.push(child);
             }
-            for p in todo {
-                let flipped = mirrored(&p);
-                assert_eq!(
-                    evaluate(&p),
-                    evaluate(&flipped),
-                    "{} vs its mirror {}",
-                    Epd::from_position(&p, EnPassantMode::Legal),
-                    Epd::from_position(&flipped, EnPassantMode::Legal)
-                );
-                checked += 1;
+            all.push(pos);
+        }
+        assert!(all.len() > 10_000, "only {} positions", all.len());
+        all
+    }
+
+    #[test]
+    fn eval_is_colour_symmetric_on_epd_positions_and_their_children() {
+        for p in positions_two_plies_deep() {
+            let flipped = mirrored(&p);
+            assert_eq!(
+                evaluate(&p),
+                evaluate(&flipped),
+                "{} vs its mirror {}",
+                Epd::from_position(&p, EnPassantMode::Legal),
+                Epd::from_position(&flipped, EnPassantMode::Legal)
+            );
+        }
+    }
+
+    #[test]
+    fn trace_reproduces_eval_on_epd_positions_and_their_children() {
+        for p in positions_two_plies_deep() {
+            assert_eq!(
+                trace(&p).evaluate(&WEIGHTS, TEMPO),
+                evaluate(&p),
+                "{}",
+                Epd::from_position(&p, EnPassantMode::Legal)
+            );
+        }
+    }
+
+    #[test]
+    fn trace_counts_each_term_once_per_piece_and_feature() {
+        // White: pawns a2 b2 (doubled on no file), rook on the open e-file; Black: king only.
+        let t = trace(&fen("7k/8/8/8/8/8/PP6/4R2K b - - 0 1"));
+        let [black, white] = [0, 1];
+        assert_eq!(t.terms.material[0], [0, 2]);
+        assert_eq!(t.terms.material[3][white], 1);
+        assert_eq!(t.terms.material[5], [1, 1]);
+        // a2 and b2 as printed (from a8): row 6.
+        assert_eq!(t.terms.pst[0][48], [0, 1]);
+        assert_eq!(t.terms.pst[0][49], [0, 1]);
+        assert_eq!(t.terms.rook_open_file, [0, 1]);
+        assert_eq!(t.terms.passed[1], [0, 2]);
+        assert_eq!(t.terms.isolated, [0, 0]);
+        assert_eq!(
+            (t.phase, t.scale[black], t.draw, t.white_to_move),
+            (2, 0, false, false)
+        );
+        // Twice the weights give twice the score before the tempo (up to the rounding).
+        let mut doubled = WEIGHTS.clone();
+        for (_, group) in doubled.groups_mut() {
+            for w in group {
+                *w = *w * 2;
             }
         }
-        assert!(checked > 10_000, "only {checked} positions checked");
+        let (once, twice) = (t.evaluate(&WEIGHTS, 0), t.evaluate(&doubled, 0));
+        assert!((twice - 2 * once).abs() <= 2, "{once} {twice}");
+    }
+
+    #[test]
+    fn groups_cover_every_weight_once() {
+        let names: Vec<&str> = WEIGHTS.groups().iter().map(|(n, _)| *n).collect();
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), GROUPS);
+        let len: usize = WEIGHTS.groups().iter().map(|(_, g)| g.len()).sum();
+        assert_eq!(len, 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5);
+        assert_eq!(WEIGHTS.groups()[1].1[0], WEIGHTS.pst[0][0]);
     }
 
     #[test]
@@ -593,7 +563,7 @@ mod tests {
         let seventh = fen("7k/P7/8/8/8/8/8/7K w - - 0 1");
         let third = fen("7k/8/8/8/8/P7/8/7K w - - 0 1");
         assert!(evaluate(&seventh) > evaluate(&third));
-        let passed = |f: &str| pawn_structure(fen(f).board(), Color::White);
+        let passed = |f: &str| pawn_structure(fen(f).board(), Color::White, &mut NoTrace);
         let (p7, p3) = (
             passed("7k/P7/8/8/8/8/8/7K w - - 0 1"),
             passed("7k/8/8/8/8/P7/8/7K w - - 0 1"),
@@ -622,24 +592,26 @@ mod tests {
 
     #[test]
     fn eval_king_attack_needs_two_attackers() {
-        let attack = |f: &str| activity(fen(f).board(), Color::White).1;
+        let attack = |f: &str| activity(fen(f).board(), Color::White, &mut NoTrace).1;
         // Queen h5 hits f7 and h7, knight g5 hits f7 and h7: the king zone of g8.
         let both = attack("r4rk1/5ppp/8/6NQ/8/8/8/6K1 w - - 0 1");
         let queen_alone = attack("r4rk1/5ppp/8/7Q/8/8/8/1N4K1 w - - 0 1");
-        assert_eq!(queen_alone, 0);
-        assert_eq!(
-            both,
-            (2 * KING_ATTACK_UNIT[3] + 2 * KING_ATTACK_UNIT[0]) * KING_ATTACK_PERCENT[2] / 100
-        );
+        assert_eq!(queen_alone, S::default());
+        let mut units = KING_ATTACK_UNIT[3] * 2;
+        units += KING_ATTACK_UNIT[0] * 2;
+        let percent = KING_ATTACK_PERCENT[2];
+        assert_eq!(both, s(units.mg * percent / 100, units.eg * percent / 100));
     }
 
     #[test]
     fn eval_rook_open_file_beats_semi_open_beats_closed() {
         let e_file = FILE_A << 4;
         let rook = 1u64 << 4; // e1
-        let open = rook_files(rook, 0, 0);
-        let semi_open = rook_files(rook, 0, e_file & (1 << 44));
-        let closed = rook_files(rook, e_file & (1 << 12), e_file & (1 << 44));
+        let rooks =
+            |ours: u64, theirs: u64| rook_files(Color::White, rook, ours, theirs, &mut NoTrace);
+        let open = rooks(0, 0);
+        let semi_open = rooks(0, e_file & (1 << 44));
+        let closed = rooks(e_file & (1 << 12), e_file & (1 << 44));
         assert_eq!(
             (open, semi_open, closed),
             (ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE, S::default())

@@ -361,6 +361,10 @@ impl<'a> Worker<'a> {
     /// Counts a node and checks the limits (node limit each node, clock and flag every 1024).
     #[inline]
     fn tick(&mut self) -> bool {
+        // Once stopped, the unwinding search visits no more nodes, so a node limit is exact.
+        if self.stopped {
+            return true;
+        }
         self.stats.nodes += 1;
         if self.stats.nodes >= self.node_limit {
             self.stopped = true;

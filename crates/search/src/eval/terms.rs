@@ -1,0 +1,187 @@
+//! The shape of the evaluation's linear part: score pairs, the [`Terms`] every weight belongs
+//! to, and the [`Trace`] of a position (how often each term occurs for each side), from which
+//! the evaluation can be recomputed under any weights without the board. The Texel tuner works
+//! on traces.
+
+use super::{KING_ATTACK_DIV, PHASE_MAX, SCALE_FULL};
+
+/// A middlegame/endgame score pair in centipawns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct S {
+    /// Middlegame value.
+    pub mg: i32,
+    /// Endgame value.
+    pub eg: i32,
+}
+
+/// A score pair (usable in constants).
+pub const fn s(mg: i32, eg: i32) -> S {
+    S { mg, eg }
+}
+
+impl std::ops::AddAssign for S {
+    #[inline]
+    fn add_assign(&mut self, other: S) {
+        self.mg += other.mg;
+        self.eg += other.eg;
+    }
+}
+
+impl std::ops::Mul<i32> for S {
+    type Output = S;
+    #[inline]
+    fn mul(self, n: i32) -> S {
+        s(self.mg * n, self.eg * n)
+    }
+}
+
+/// Every linear term of the evaluation, one entry per weight: [`Weights`] holds score pairs,
+/// a [`Trace`] holds per-side counts in the same shape.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Terms<T> {
+    /// Material per role (P, N, B, R, Q, K), counted once per piece.
+    pub material: [T; 6],
+    /// Piece-square tables per role, laid out as printed: a8..h8 first, a1..h1 last, seen from
+    /// the piece's own side (Black's pieces are flipped vertically).
+    pub pst: [[T; 64]; 6],
+    /// A pawn with an own pawn ahead on its file.
+    pub doubled: T,
+    /// A pawn without own pawns on the neighbouring files.
+    pub isolated: T,
+    /// A passed pawn (not the rear one of a doubled pair), by relative rank 1..8.
+    pub passed: [T; 8],
+    /// Per attacked square in the mobility area above a fixed offset (N, B, R, Q).
+    pub mobility: [T; 4],
+    /// Per attack on the enemy king zone (N, B, R, Q), the sum scaled by a percentage that
+    /// grows with the number of attackers ([`KING_ATTACK_DIV`] is its 100%).
+    pub king_attack: [T; 4],
+    /// An own pawn one rank ahead of the king, on its file or a neighbouring one.
+    pub shield_near: T,
+    /// An own pawn two ranks ahead of the king, on its file or a neighbouring one.
+    pub shield_far: T,
+    /// Bishops on both square colours.
+    pub bishop_pair: T,
+    /// A rook on a file without pawns.
+    pub rook_open_file: T,
+    /// A rook on a file without own pawns but with enemy ones.
+    pub rook_semi_open_file: T,
+}
+
+/// The evaluation's weights.
+pub type Weights = Terms<S>;
+
+/// The groups of a [`Terms`] as `(name, entries)` in one fixed order, the tuner's parameter
+/// order: `$one` makes a slice of one field, `$flat` flattens the piece-square tables and `$r` is
+/// `&` or `&mut`.
+macro_rules! groups {
+    ($t:expr, $one:path, $flat:ident, $($r:tt)+) => {
+        [
+            ("material", $($r)+ $t.material[..]),
+            ("pst", $t.pst.$flat()),
+            ("doubled", $one($($r)+ $t.doubled)),
+            ("isolated", $one($($r)+ $t.isolated)),
+            ("passed", $($r)+ $t.passed[..]),
+            ("mobility", $($r)+ $t.mobility[..]),
+            ("king_attack", $($r)+ $t.king_attack[..]),
+            ("shield_near", $one($($r)+ $t.shield_near)),
+            ("shield_far", $one($($r)+ $t.shield_far)),
+            ("bishop_pair", $one($($r)+ $t.bishop_pair)),
+            ("rook_open_file", $one($($r)+ $t.rook_open_file)),
+            ("rook_semi_open_file", $one($($r)+ $t.rook_semi_open_file)),
+        ]
+    };
+}
+
+/// Number of groups in a [`Terms`].
+pub const GROUPS: usize = 12;
+
+impl<T> Terms<T> {
+    /// Each group with its name, in the tuner's order.
+    pub fn groups(&self) -> [(&'static str, &[T]); GROUPS] {
+        groups!(self, std::slice::from_ref, as_flattened, &)
+    }
+
+    /// What a group's traced sum is divided by: [`KING_ATTACK_DIV`] for the king attack units
+    /// (traced as attacks times the percentage), 1 for every other group.
+    pub fn divisor(group: &str) -> i32 {
+        if group == "king_attack" {
+            KING_ATTACK_DIV
+        } else {
+            1
+        }
+    }
+
+    /// Each group with its name, writable, in the same order as [`Terms::groups`].
+    pub fn groups_mut(&mut self) -> [(&'static str, &mut [T]); GROUPS] {
+        groups!(self, std::slice::from_mut, as_flattened_mut, &mut)
+    }
+}
+
+impl<T: Copy + Default> Default for Terms<T> {
+    fn default() -> Self {
+        let z = T::default();
+        Terms {
+            material: [z; 6],
+            pst: [[z; 64]; 6],
+            doubled: z,
+            isolated: z,
+            passed: [z; 8],
+            mobility: [z; 4],
+            king_attack: [z; 4],
+            shield_near: z,
+            shield_far: z,
+            bishop_pair: z,
+            rook_open_file: z,
+            rook_semi_open_file: z,
+        }
+    }
+}
+
+/// What the evaluation of one position is made of: how often each term occurs for each side
+/// (indexed Black 0, White 1), and the non-linear parts, fixed per position.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Trace {
+    /// Count of each term per side; `king_attack` counts are attacks times the percentage.
+    pub terms: Terms<[i32; 2]>,
+    /// Game phase, 0 (bare kings and pawns) to 24 (all pieces): the middlegame share in 24ths.
+    pub phase: i32,
+    /// Share of the score kept, in 64ths, when Black (0) or White (1) is the side ahead.
+    pub scale: [i32; 2],
+    /// Neither side can win (no pawns, less than a rook each): the evaluation is 0.
+    pub draw: bool,
+    /// White is to move (the tempo bonus goes to the side to move).
+    pub white_to_move: bool,
+}
+
+impl Trace {
+    /// The evaluation, from the side to move's point of view, under `weights` and `tempo`:
+    /// exactly [`super::evaluate`] when they are the shipped ones.
+    pub fn evaluate(&self, weights: &Weights, tempo: i32) -> i32 {
+        if self.draw {
+            return 0;
+        }
+        let mut total = [S::default(); 2];
+        for (side, sum) in total.iter_mut().enumerate() {
+            for ((name, counts), (_, values)) in
+                self.terms.groups().into_iter().zip(weights.groups())
+            {
+                let mut group = S::default();
+                for (count, value) in counts.iter().zip(values) {
+                    group += *value * count[side];
+                }
+                let div = Terms::<S>::divisor(name);
+                group = s(group.mg / div, group.eg / div);
+                *sum += group;
+            }
+        }
+        let mg = total[1].mg - total[0].mg;
+        let eg = total[1].eg - total[0].eg;
+        let score = (mg * self.phase + eg * (PHASE_MAX - self.phase)) / PHASE_MAX;
+        let score = score * self.scale[usize::from(score > 0)] / SCALE_FULL;
+        if self.white_to_move {
+            score + tempo
+        } else {
+            tempo - score
+        }
+    }
+}
