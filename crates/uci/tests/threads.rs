@@ -11,7 +11,10 @@ const START_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0
 
 fn best(e: &mut Engine, timeout: Duration) -> String {
     let (mv, lines) = e.bestmove(timeout);
-    assert!(legal(&chess(START_E4), &mv).is_some(), "{mv:?} after {lines:?}");
+    assert!(
+        legal(&chess(START_E4), &mv).is_some(),
+        "{mv:?} after {lines:?}"
+    );
     mv
 }
 
