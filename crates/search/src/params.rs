@@ -188,6 +188,10 @@ define_params! {
         qs_see_margin / "QsSeeMargin" = 0, -300, 300, 25;
         qs_futility_margin / "QsFutilityMargin" = 150, 0, 600, 25;
         qs_move_limit / "QsMoveLimit" = 3, 1, 32, 1;
+        // Futility pruning: quiets skipped when eval + BASE + MUL*depth cannot reach alpha.
+        fp_depth / "FpDepth" = 8, 0, 12, 1;
+        fp_base / "FpBase" = 100, 0, 400, 10;
+        fp_mul / "FpMul" = 100, 20, 300, 10;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";

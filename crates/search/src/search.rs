@@ -552,6 +552,15 @@ impl<'a> Worker<'a> {
                     picker.skip_quiets();
                     continue;
                 }
+                // Futility pruning: at shallow depth, a quiet cannot lift a hopeless eval to
+                // alpha; neither can any later quiet.
+                if !pv_node
+                    && depth <= p.fp_depth
+                    && static_eval + p.fp_base + p.fp_mul * depth <= alpha
+                {
+                    picker.skip_quiets();
+                    continue;
+                }
                 // History pruning: a late quiet with bad history at shallow depth.
                 if p.use_history_pruning
                     && depth <= p.hist_prune_depth
