@@ -192,6 +192,11 @@ define_params! {
         fp_depth / "FpDepth" = 8, 0, 12, 1;
         fp_base / "FpBase" = 100, 0, 400, 10;
         fp_mul / "FpMul" = 100, 20, 300, 10;
+        // SEE pruning in the main search: quiets losing more than QUIET*depth, captures
+        // losing more than NOISY*depth^2, at depth <= DEPTH.
+        see_prune_depth / "SeePruneDepth" = 8, 0, 12, 1;
+        see_quiet_mul / "SeeQuietMul" = 60, 0, 200, 10;
+        see_noisy_mul / "SeeNoisyMul" = 25, 0, 100, 5;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";

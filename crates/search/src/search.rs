@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use clio_board::shakmaty::{Move, Position as _};
-use clio_board::{Move16, Position};
+use clio_board::{see_ge, Move16, Position};
 
 use crate::eval::evaluate;
 use crate::history::{ContRefs, Histories, Killers, PieceTo};
@@ -567,6 +567,18 @@ impl<'a> Worker<'a> {
                     && move_count > 1
                     && hist < -p.hist_prune_margin * depth
                 {
+                    continue;
+                }
+            }
+
+            // SEE pruning: a move that loses too much material at shallow depth.
+            if ply > 0 && !in_check && best_score > -MATE_BOUND && depth <= p.see_prune_depth {
+                let threshold = if quiet {
+                    -p.see_quiet_mul * depth
+                } else {
+                    -p.see_noisy_mul * depth * depth
+                };
+                if !see_ge(pos.chess(), &m, threshold) {
                     continue;
                 }
             }
