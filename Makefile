@@ -3,7 +3,7 @@ EXE    ?= clio
 CARGO  ?= cargo
 RELEASE = target/release
 
-.PHONY: all native build test bench ablation ablation-elo sprt spsa openings fmt clippy clean
+.PHONY: all native build test bench ablation ablation-elo gauntlet sprt spsa openings fmt clippy clean
 
 # `make EXE=<name>` builds the engine alone (not the whole workspace) to that file name: the
 # OpenBench client runs `make -j EXE=<name>`. `make native EXE=<name>` builds for this machine's
@@ -100,6 +100,23 @@ ablation-elo:
 	  --state out/ablation/state.json --pgn out/ablation/games.pgn --rating-interval 0 \
 	  --markdown out/ablation/table.md --json out/ablation/table.json --plot out/ablation/table.svg \
 	  $(ABLATION_FLAGS)
+
+# ---- make gauntlet ------------------------------------------------------------------------------
+# Clio against Debian's engines (installed by ci/setup-engines.sh; Debian puts them in its games
+# directory, found with dpkg -L): every opening of the balanced book with both colours, 1 thread,
+# 16 MB. GAUNTLET_TC=10+0.1 for the longer clock; GAUNTLET_ROUNDS pairs per opponent.
+GAUNTLET_TC        ?= 5+0.05
+GAUNTLET_ROUNDS    ?= 100
+GAUNTLET_OPPONENTS ?= ethereal-chess toga2 glaurung
+gauntlet:
+	$(CARGO) build --release -p clio -p clio-arena
+	bash ci/setup-engines.sh $(GAUNTLET_OPPONENTS)
+	@mkdir -p out
+	$(RELEASE)/arena gauntlet --engine name=clio cmd=$(RELEASE)/clio \
+	  $(foreach e,$(GAUNTLET_OPPONENTS),--engine name=$(e) cmd=$$(bash ci/find-engine.sh $(e))) \
+	  --option Threads=1 --option Hash=16 --tc $(GAUNTLET_TC) --rounds $(GAUNTLET_ROUNDS) \
+	  --concurrency $(CONCURRENCY) --openings openings/clio-balanced.epd --seed $(SEED) \
+	  --pgn out/gauntlet.pgn --json out/gauntlet.json
 
 # ---- make spsa · make openings -----------------------------------------------------------------
 # `make spsa CONFIG=tuning/history.toml`: SPSA over the campaign's constants (tuning/README.md);
