@@ -498,21 +498,35 @@ impl Engine {
         }
     }
 
-    /// Sends `stop` and waits up to `wait` for the `bestmove` that ends the search. Returns
-    /// whether it came; if not, the engine is hung and is killed (`is_alive` turns false).
-    pub fn stop_search(&mut self, wait: Duration) -> bool {
+    /// Ends a search that ran past its deadline: sends `stop` and waits up to `wait` for the
+    /// `bestmove`; without one, asks `isready` (as long again) to tell a hung-but-responsive
+    /// engine from a dead one. Unless the bestmove came, the process group is killed.
+    pub fn stop_search(&mut self, wait: Duration) -> StopAnswer {
         if self.send("stop").is_ok() {
             let deadline = after(Instant::now(), wait);
             loop {
                 match self.next_line(deadline) {
-                    Ok(Some(EngineLine::BestMove { .. })) => return true,
+                    Ok(Some(EngineLine::BestMove { .. })) => return StopAnswer::BestMove,
                     Ok(Some(_)) => {}
                     Ok(None) | Err(_) => break,
                 }
             }
+            if !self.eof && self.send("isready").is_ok() {
+                let deadline = after(Instant::now(), wait);
+                loop {
+                    match self.next_line(deadline) {
+                        Ok(Some(EngineLine::ReadyOk)) => {
+                            self.kill();
+                            return StopAnswer::ReadyOnly;
+                        }
+                        Ok(Some(_)) => {}
+                        Ok(None) | Err(_) => break,
+                    }
+                }
+            }
         }
         self.kill();
-        false
+        StopAnswer::Silent
     }
 
     /// The next parsed line before `deadline`: `Ok(None)` on timeout, an error at the end of
@@ -591,6 +605,17 @@ impl std::fmt::Debug for Engine {
             .field("pid", &self.child.as_ref().map(Child::id))
             .finish()
     }
+}
+
+/// How an engine answered `stop` after its deadline passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopAnswer {
+    /// It sent its `bestmove`.
+    BestMove,
+    /// No `bestmove`, but it answered `isready`: alive, still thinking (killed since).
+    ReadyOnly,
+    /// Nothing: hung or gone (killed).
+    Silent,
 }
 
 /// Starts `cmd` so that the engine dies with the runner: on Linux the child asks for SIGKILL

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use clio_arena::engine::{Engine, EngineConfig, EngineError, SearchEnd};
+use clio_arena::engine::{Engine, EngineConfig, EngineError, SearchEnd, StopAnswer};
 use clio_arena::uci::{OptionKind, OptionValueError};
 
 fn config(path: &str, options: &[(&str, &str)]) -> EngineConfig {
@@ -114,7 +114,7 @@ fn search_restart_and_drop() {
         &stop,
     );
     assert_eq!(r.end, SearchEnd::Timeout);
-    assert!(e.stop_search(Duration::from_secs(5)));
+    assert_eq!(e.stop_search(Duration::from_secs(5)), StopAnswer::BestMove);
     assert!(e.is_alive());
     e.wait_ready(Duration::from_secs(10)).unwrap();
 

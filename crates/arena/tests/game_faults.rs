@@ -158,6 +158,31 @@ fn hang_under_a_clock_stalls() {
     assert!(!fake.is_alive());
 }
 
+/// Hung but responsive (answers `isready`, never sends `bestmove`): under a clock that is a
+/// loss on time, as fastchess scores it, not a stalled connection (which OpenBench counts as a
+/// crash).
+#[test]
+fn thinking_forever_under_a_clock_loses_on_time() {
+    let Some(sf) = stockfish() else { return };
+    let mut fake = start(fake_config(&sf, "thinker", 1));
+    let mut sf = start(sf_config(&sf));
+    let settings = GameSettings {
+        limits: Limits {
+            tc: Some("1+0.05".parse().unwrap()),
+            nodes: Some(2000),
+            stall_ms: 1000,
+            ..Limits::default()
+        },
+        adjudication: Adjudication::default(),
+    };
+    let g = play(&mut fake, &mut sf, &settings);
+    assert_eq!(g.result, GameResult::BlackWins);
+    assert_eq!(g.termination, Termination::TimeForfeit, "{}", g.reason);
+    assert!(g.reason.starts_with("White loses on time"), "{}", g.reason);
+    assert!(g.moves.is_empty());
+    assert!(!fake.is_alive(), "a late engine is killed and restarted");
+}
+
 #[test]
 fn late_move_loses_on_time_with_the_overrun() {
     let Some(sf) = stockfish() else { return };

@@ -11,7 +11,7 @@ use super::adjudication::{rule_ending, Adjudicator};
 use super::clock::Clock;
 use super::opening::hash_of;
 use super::*;
-use crate::engine::{Engine, EngineError, SearchEnd};
+use crate::engine::{Engine, EngineError, SearchEnd, StopAnswer};
 use crate::uci::{self, GoClock, GoParams};
 
 /// Extra time to wait past a clock's limit before giving up on a move (fastchess's MARGIN).
@@ -156,8 +156,11 @@ pub fn play_game(
             }
             SearchEnd::Timeout => {
                 let wait = Duration::from_millis(limits.stall_ms.min(STOP_WAIT_MS));
-                let answered = engine.stop_search(wait);
-                let ending = if timed && answered {
+                // Under a clock an engine that is late but alive (it sends its bestmove at
+                // `stop`, or at least answers `isready`) loses on time, as fastchess scores it;
+                // only one that answers nothing counts as a stalled connection.
+                let answer = engine.stop_search(wait);
+                let ending = if timed && answer != StopAnswer::Silent {
                     let overrun = elapsed_ms.saturating_sub(clock.left_ms.max(0) as u64);
                     Ending::lose_on_time(side, overrun)
                 } else {
