@@ -466,6 +466,9 @@ fn finish(
             wall - think
         ));
     }
+    if plan.settings.limits.tc.is_none() {
+        out.push_str(&stall_line(&plan.settings.limits));
+    }
     out.push_str("Finished match\n");
     print!("{out}");
     let _ = std::io::stdout().flush();
@@ -499,4 +502,23 @@ fn finish(
         write_plot(path, &st.history, plan.sprt.as_ref())?;
     }
     Ok(())
+}
+
+/// The stall limit in force for clockless games, for the end of the results.
+fn stall_line(limits: &crate::game::Limits) -> String {
+    use crate::game::stall;
+    if !limits.derive_stall {
+        return format!("Stall limit: {} ms (--stall-ms)\n", limits.stall_ms);
+    }
+    match stall::median_ms() {
+        Some(m) => format!(
+            "Stall limit: {} ms ({}x the median move time, {m} ms; --stall-ms fixes it)\n",
+            stall::limit_ms(limits.stall_ms),
+            stall::STALL_MEDIAN_FACTOR
+        ),
+        None => format!(
+            "Stall limit: {} ms (too few moves timed for a median; --stall-ms fixes it)\n",
+            limits.stall_ms
+        ),
+    }
 }

@@ -16,6 +16,7 @@ mod opening;
 mod play;
 mod record;
 mod settings;
+pub mod stall;
 
 pub use crate::engine::EngineConfig;
 pub use crate::uci::Score;

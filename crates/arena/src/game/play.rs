@@ -10,6 +10,7 @@ use shakmaty::{CastlingMode, Chess, Color, Position};
 use super::adjudication::{rule_ending, Adjudicator};
 use super::clock::Clock;
 use super::opening::hash_of;
+use super::stall;
 use super::*;
 use crate::engine::{Engine, EngineError, SearchEnd, StopAnswer};
 use crate::uci::{self, GoClock, GoParams};
@@ -136,6 +137,8 @@ pub fn play_game(
             (clock.left_ms.max(0) as u64)
                 .saturating_add(limits.margin_ms)
                 .saturating_add(DEADLINE_SLACK_MS)
+        } else if limits.derive_stall {
+            stall::limit_ms(limits.stall_ms)
         } else {
             limits.stall_ms
         };
@@ -144,6 +147,9 @@ pub fn play_game(
         let report = engine.search(&position, &uci::go_command(&go), deadline, stop);
         let elapsed_ms = report.elapsed.as_millis() as u64;
         sheet.engine_time[side_index(side)] += elapsed_ms;
+        if !timed && matches!(report.end, SearchEnd::BestMove { .. }) {
+            stall::record(elapsed_ms);
+        }
 
         let mv_text = match report.end {
             SearchEnd::Interrupted => {

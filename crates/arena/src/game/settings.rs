@@ -101,8 +101,13 @@ pub struct Limits {
     /// fastchess's `timemargin`: how far past its time a move may come without forfeiting.
     pub margin_ms: u64,
     /// How long a search without a clock may take before the engine counts as stalled, and
-    /// how long an engine past its time gets to answer `stop` before it counts as hung.
+    /// how long an engine past its time gets to answer `stop` before it counts as hung. With
+    /// `derive_stall` it is the cap of a limit derived from the run's median move time.
     pub stall_ms: u64,
+    /// Derive the clockless stall limit from the run's move times (game::stall); `--stall-ms`
+    /// turns it off. Not part of a run's fingerprint.
+    #[serde(skip)]
+    pub derive_stall: bool,
 }
 
 impl Default for Limits {
@@ -116,6 +121,7 @@ impl Default for Limits {
             movetime_ms: None,
             margin_ms: 0,
             stall_ms: 60_000,
+            derive_stall: false,
         }
     }
 }

@@ -27,6 +27,10 @@ pub struct CommonArgs {
     /// Milliseconds an engine may overrun its clock before it forfeits.
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub timemargin: u64,
+    /// Milliseconds a search without a clock (node or depth limit) may take before the engine
+    /// counts as stalled (default: 100 times the run's median move time, 2 s to 60 s).
+    #[arg(long, value_name = "MS")]
+    pub stall_ms: Option<u64>,
     /// Resign adjudication: `movecount=N,score=CP` (both sides' scores beyond CP for N moves).
     #[arg(long, value_name = "RULE")]
     pub resign: Option<String>,

@@ -126,7 +126,8 @@ pub fn settings(c: &CommonArgs) -> anyhow::Result<(GameSettings, String)> {
         depth: c.depth,
         movetime_ms: c.movetime,
         margin_ms: c.timemargin,
-        ..Limits::default()
+        stall_ms: c.stall_ms.unwrap_or(Limits::default().stall_ms),
+        derive_stall: c.stall_ms.is_none(),
     };
     let resign: Option<ResignRule> = c.resign.as_deref().map(str::parse).transpose()?;
     let draw: Option<DrawRule> = c.draw.as_deref().map(str::parse).transpose()?;
