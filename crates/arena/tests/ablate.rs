@@ -8,19 +8,6 @@ mod runner_common;
 
 use runner_common::*;
 
-fn clio() -> Option<String> {
-    let clio = root().join("target/release/clio");
-    if clio.is_file() {
-        return Some(clio.to_string_lossy().into_owned());
-    }
-    let why = "target/release/clio is not built (make test builds it first)";
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{why}");
-    }
-    eprintln!("skipped: {why}");
-    None
-}
-
 fn ablate(clio: &str, dir: &std::path::Path, row_games: u64) -> String {
     let out = arena()
         .args(["ablate", "--engine-cmd", clio])
@@ -59,7 +46,7 @@ fn games_in(pgn: &std::path::Path) -> usize {
 
 #[test]
 fn every_row_is_an_sprt_and_the_table_resumes() {
-    let Some(clio) = clio() else { return };
+    let Some(clio) = clio_release() else { return };
     let dir = scratch("ablate");
     let o = ablate(&clio, &dir, 2);
     assert!(o.contains("Row 1 of 2: UseMalus=false"), "{o}");

@@ -10,19 +10,6 @@ use std::time::{Duration, Instant};
 
 use runner_common::*;
 
-fn clio() -> Option<String> {
-    let clio = root().join("target/release/clio");
-    if clio.is_file() {
-        return Some(clio.to_string_lossy().into_owned());
-    }
-    let why = "target/release/clio is not built (make test builds it first)";
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{why}");
-    }
-    eprintln!("skipped: {why}");
-    None
-}
-
 /// Starts an arena sprt of `dev` against `base` at a node limit and waits for its second
 /// finished game; returns the child with its stdout reader.
 fn start_run(
@@ -65,7 +52,7 @@ fn signal(pid: u32, sig: &str) {
 
 #[test]
 fn sigterm_and_sighup_end_a_run_like_ctrl_c() {
-    let Some(clio) = clio() else { return };
+    let Some(clio) = clio_release() else { return };
     for sig in ["-TERM", "-HUP"] {
         let dir = scratch(&format!("signal{sig}"));
         let (mut child, mut out) = start_run(&clio, &clio, &dir);
@@ -112,7 +99,7 @@ fn alive(pid: u32) -> bool {
 
 #[test]
 fn engines_die_with_a_killed_runner() {
-    let Some(clio) = clio() else { return };
+    let Some(clio) = clio_release() else { return };
     let Some(py) = python() else {
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("python3 is needed for the engine that ignores end of input");

@@ -31,6 +31,21 @@ pub fn stockfish() -> Option<String> {
     }
 }
 
+/// The release `clio` (`make test` builds it first); None with a message when it is missing,
+/// a failure under CI (`CI=true`) so a broken build step is never green.
+pub fn clio_release() -> Option<String> {
+    let clio = root().join("target/release/clio");
+    if clio.is_file() {
+        return Some(clio.to_string_lossy().into_owned());
+    }
+    let why = "target/release/clio is not built (make test builds it first)";
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{why}");
+    }
+    eprintln!("skipped: {why}");
+    None
+}
+
 /// python3, needed by the fake engine; None (with a message) if it is absent.
 pub fn python() -> Option<String> {
     match Command::new("python3").arg("-c").arg("pass").status() {
