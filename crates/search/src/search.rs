@@ -478,23 +478,40 @@ impl<'a> Worker<'a> {
         } else {
             tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval)
         };
+        // The TT's score bounds the true value better than the static eval when its bound
+        // points the right way: prune on that.
+        let eval = match tt_hit {
+            Some(h)
+                if !in_check
+                    && h.score.abs() < MATE_BOUND
+                    && match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => h.score > static_eval,
+                        Bound::Upper => h.score < static_eval,
+                        Bound::None => false,
+                    } =>
+            {
+                h.score
+            }
+            _ => static_eval,
+        };
         self.stack[ply + 2].killers = Killers::default();
         let p = self.params;
 
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta at low depth, assume it holds.
             if depth <= p.rfp_depth
-                && static_eval - p.rfp_margin * depth >= beta
+                && eval - p.rfp_margin * depth >= beta
                 && beta.abs() < MATE_BOUND
             {
-                return static_eval;
+                return eval;
             }
             // Null move: pass, and if a reduced search still fails high, trust it.
             let board = pos.chess().board();
             let us = board.by_color(pos.turn());
             let non_pawn = us & !(board.pawns() | board.kings());
             if depth >= p.nmp_min_depth
-                && static_eval >= beta
+                && eval >= beta
                 && beta.abs() < MATE_BOUND
                 && self.stack[ply - 1].pt.is_some()
                 && non_pawn.any()
@@ -556,7 +573,7 @@ impl<'a> Worker<'a> {
                 // alpha; neither can any later quiet.
                 if !pv_node
                     && depth <= p.fp_depth
-                    && static_eval + p.fp_base + p.fp_mul * depth <= alpha
+                    && eval + p.fp_base + p.fp_mul * depth <= alpha
                 {
                     picker.skip_quiets();
                     continue;
