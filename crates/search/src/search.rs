@@ -63,6 +63,8 @@ struct ThreadResult {
     score: i32,
     depth: u32,
     stats: SearchStats,
+    /// The last completed iteration's report, repeated once at the end with the final counts.
+    last_info: Option<Info>,
 }
 
 impl Searcher {
@@ -193,6 +195,14 @@ impl Searcher {
             if h.depth > best.depth || (h.depth == best.depth && h.score > best.score) {
                 best = h;
             }
+        }
+        // The closing report counts every thread's nodes.
+        if let Some(mut i) = main.last_info.clone() {
+            i.nodes = nodes;
+            i.time_ms = start.elapsed().as_millis() as u64;
+            i.nps = i.nodes * 1000 / i.time_ms.max(1);
+            i.hashfull = self.tt.hashfull();
+            info(&i);
         }
         self.stats = main.stats;
         self.stats.nodes = nodes;
@@ -338,19 +348,13 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if let Some(mut i) = last_info {
-            i.nodes = self.stats.nodes;
-            i.time_ms = self.elapsed_ms();
-            i.nps = i.nodes * 1000 / i.time_ms.max(1);
-            i.hashfull = self.tt.hashfull();
-            info(&i);
-        }
         ThreadResult {
             best,
             ponder,
             score,
             depth: completed,
             stats: self.stats,
+            last_info,
         }
     }
 
@@ -571,10 +575,7 @@ impl<'a> Worker<'a> {
                 }
                 // Futility pruning: at shallow depth, a quiet cannot lift a hopeless eval to
                 // alpha; neither can any later quiet.
-                if !pv_node
-                    && depth <= p.fp_depth
-                    && eval + p.fp_base + p.fp_mul * depth <= alpha
-                {
+                if !pv_node && depth <= p.fp_depth && eval + p.fp_base + p.fp_mul * depth <= alpha {
                     picker.skip_quiets();
                     continue;
                 }
