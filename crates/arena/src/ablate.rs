@@ -16,11 +16,11 @@ use serde::Serialize;
 
 use crate::engine::EngineConfig;
 use crate::plot::{Chart, Series};
-use crate::runner::args::{check_name, parse_option, parse_options, CommonArgs};
+use crate::runner::args::{check_name, parse_option, parse_options, CommonArgs, SprtBoundsArgs};
 use crate::runner::commands::{plan, validate_sprt_cap};
 use crate::runner::{run, Ending};
 use crate::state::State;
-use crate::stats::{estimate_penta, sprt_penta, Decision, Model, SprtConfig};
+use crate::stats::{estimate_penta, sprt_penta, Decision, SprtConfig};
 
 /// `arena ablate`: one SPRT per flipped setting, defaults (dev) against flipped (base).
 #[derive(Args, Clone, Debug)]
@@ -39,21 +39,8 @@ pub struct AblateArgs {
     /// Stop a row without a decision after this many games.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub row_games: u64,
-    /// Elo under H0 (in the unit of --model).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    pub elo0: f64,
-    /// Elo under H1 (in the unit of --model).
-    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
-    pub elo1: f64,
-    /// Type I error.
-    #[arg(long, default_value_t = 0.05)]
-    pub alpha: f64,
-    /// Type II error.
-    #[arg(long, default_value_t = 0.05)]
-    pub beta: f64,
-    /// Elo model of elo0/elo1.
-    #[arg(long, value_enum, default_value_t = Model::Normalized)]
-    pub model: Model,
+    #[command(flatten)]
+    pub bounds: SprtBoundsArgs,
     /// Write the table as Markdown here.
     #[arg(long, value_name = "FILE.md")]
     pub markdown: Option<PathBuf>,
@@ -206,7 +193,7 @@ fn with_suffix(path: &Path, i: usize) -> PathBuf {
 
 /// Runs `arena ablate`; returns the process exit code (130 when interrupted).
 pub fn run_ablate(a: &AblateArgs) -> anyhow::Result<i32> {
-    let sprt = SprtConfig::new(a.elo0, a.elo1, a.alpha, a.beta, a.model)?;
+    let sprt = a.bounds.config()?;
     validate_sprt_cap(a.row_games)?;
     check_name(&a.name)?;
     let flips: Vec<Flip> = a
@@ -296,6 +283,7 @@ pub fn run_ablate(a: &AblateArgs) -> anyhow::Result<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::Model;
 
     #[test]
     fn flips_parse_with_and_without_a_label() {

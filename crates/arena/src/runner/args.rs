@@ -8,6 +8,7 @@ use clap::Args;
 
 use crate::book::Order;
 use crate::engine::EngineConfig;
+use crate::stats::{Model, SprtConfig};
 
 /// Game, book, concurrency and output options common to every match-playing command.
 #[derive(Args, Clone, Debug)]
@@ -76,6 +77,33 @@ pub struct CommonArgs {
     /// Event name written to the PGN.
     #[arg(long, value_name = "NAME")]
     pub event: Option<String>,
+}
+
+/// The SPRT's hypotheses and error rates, shared by `arena sprt` and `arena ablate`.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct SprtBoundsArgs {
+    /// Elo under H0 (in the unit of --model).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub elo0: f64,
+    /// Elo under H1 (in the unit of --model).
+    #[arg(long, default_value_t = 2.0, allow_negative_numbers = true)]
+    pub elo1: f64,
+    /// Type I error.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Type II error.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Elo model of elo0/elo1.
+    #[arg(long, value_enum, default_value_t = Model::Normalized)]
+    pub model: Model,
+}
+
+impl SprtBoundsArgs {
+    /// The checked SPRT configuration.
+    pub fn config(&self) -> Result<SprtConfig, crate::stats::SprtConfigError> {
+        SprtConfig::new(self.elo0, self.elo1, self.alpha, self.beta, self.model)
+    }
 }
 
 /// Splits `Name=Value` at the first `=`; the name may contain spaces, both are trimmed.

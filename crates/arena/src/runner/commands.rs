@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use clap::Args;
 
-use super::args::{check_name, default_name, parse_engine_spec, parse_options, CommonArgs};
+use super::args::{
+    check_name, default_name, parse_engine_spec, parse_options, CommonArgs, SprtBoundsArgs,
+};
 use super::{run, Ending, Plan};
 use crate::book::{Book, Sequence};
 use crate::engine::EngineConfig;
@@ -15,7 +17,7 @@ use crate::game::{Adjudication, DrawRule, GameSettings, Limits, ResignRule, Time
 use crate::refs;
 use crate::scheduler::MAX_CONCURRENCY;
 use crate::state::State;
-use crate::stats::{Model, SprtConfig};
+use crate::stats::SprtConfig;
 
 /// `arena sprt`: dev against base until the SPRT accepts H0 or H1, or the game cap.
 #[derive(Args, Clone, Debug)]
@@ -52,21 +54,8 @@ pub struct SprtArgs {
     /// Command-line argument for the base engine (repeatable).
     #[arg(long = "base-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub base_args: Vec<String>,
-    /// Elo under H0 (in the unit of --model).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    pub elo0: f64,
-    /// Elo under H1 (in the unit of --model).
-    #[arg(long, default_value_t = 2.0, allow_negative_numbers = true)]
-    pub elo1: f64,
-    /// Type I error.
-    #[arg(long, default_value_t = 0.05)]
-    pub alpha: f64,
-    /// Type II error.
-    #[arg(long, default_value_t = 0.05)]
-    pub beta: f64,
-    /// Elo model of elo0/elo1.
-    #[arg(long, value_enum, default_value_t = Model::Normalized)]
-    pub model: Model,
+    #[command(flatten)]
+    pub bounds: SprtBoundsArgs,
     /// Stop without a decision after this many games.
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     pub max_games: u64,
@@ -304,7 +293,7 @@ pub fn validate_sprt_cap(max_games: u64) -> anyhow::Result<()> {
 
 /// Runs `arena sprt`; returns the process exit code.
 pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
-    let sprt = SprtConfig::new(a.elo0, a.elo1, a.alpha, a.beta, a.model)?;
+    let sprt = a.bounds.config()?;
     validate_sprt_cap(a.max_games)?;
     // Validate everything cheap before building any ref.
     settings(&a.common)?;
