@@ -232,6 +232,7 @@ pub fn run_ablate(a: &AblateArgs) -> anyhow::Result<i32> {
             args: Vec::new(),
             dir: None,
             options: common.clone(),
+            shared_options: Vec::new(),
         };
         let base = EngineConfig {
             name: format!("{}-flip{:02}", a.name, i + 1),

@@ -6,10 +6,12 @@
 //! [`Engine::is_alive`] is false (a hung engine is killed) and [`Engine::restart`] brings up a
 //! fresh process with the same command and options.
 
+use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -31,8 +33,26 @@ pub struct EngineConfig {
     pub args: Vec<String>,
     /// Working directory; `None` is the runner's own.
     pub dir: Option<PathBuf>,
-    /// UCI options, set in this order after `uciok`.
+    /// UCI options, set in this order after `uciok`; one the engine does not declare is an
+    /// error.
     pub options: Vec<(String, String)>,
+    /// Options given to every engine of a run (`--option`), set before `options` where the
+    /// engine declares them. One it lacks is skipped with a warning on stderr, as fastchess and
+    /// cutechess do for `-each`: a gauntlet's engines differ in what they offer (Toga II has no
+    /// `Threads`).
+    pub shared_options: Vec<(String, String)>,
+}
+
+/// Names a shared `--option` that an engine lacks, once per engine name and option in the whole
+/// run (every seat and restart of that engine starts the same way).
+fn warn_skipped_option(engine: &str, option: &str, value: &str) {
+    static WARNED: Mutex<BTreeSet<(String, String)>> = Mutex::new(BTreeSet::new());
+    let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
+    if warned.insert((engine.to_string(), option.to_ascii_lowercase())) {
+        eprintln!(
+            "Warning: engine {engine} has no UCI option \"{option}\"; --option {option}={value} is skipped for it"
+        );
+    }
 }
 
 /// How long to wait for the engine at each step that is not a search.
@@ -312,7 +332,16 @@ impl Engine {
                 None => return Err(self.timeout("uciok", self.timeouts.handshake)),
             }
         }
-        let resolved = self.check_options(&self.config.options)?;
+        let mut shared = Vec::new();
+        for (name, value) in &self.config.shared_options {
+            if self.find_option(name).is_some() {
+                shared.push((name.clone(), value.clone()));
+            } else {
+                warn_skipped_option(&self.config.name, name, value);
+            }
+        }
+        let mut resolved = self.check_options(&shared)?;
+        resolved.extend(self.check_options(&self.config.options)?);
         for (name, value) in resolved {
             self.send(&uci::setoption_command(&name, &value))?;
         }

@@ -70,7 +70,7 @@ pub fn to_pgn(game: &GameRecord, event: &str, round: u64) -> String {
         tag("SetUp", "1");
         tag("FEN", &game.start_fen);
     }
-    tag("GameDuration", &hms(game.duration_ms));
+    tag("GameDuration", &hms(game.duration_us / 1000));
     let plies = game.book_san.len() + game.moves.len();
     tag("PlyCount", &plies.to_string());
     tag("Termination", game.termination.class());
@@ -172,8 +172,8 @@ mod tests {
             detail: None,
             time_control: "8+0.08".into(),
             started: UNIX_EPOCH + Duration::from_secs(1_700_000_000),
-            duration_ms: 3_723_000,
-            engine_time_ms: [0, 0],
+            duration_us: 3_723_000_000,
+            engine_time_us: [0, 0],
         }
     }
 

@@ -191,17 +191,25 @@ fn standings(plan: &Plan, st: &State) -> Vec<Standing> {
 }
 
 /// Threads and Hash of each engine for the `Results of` line, as fastchess prints them (`1t`,
-/// `16MB`): the value given with --option, else the default the engine declared, else `NULL`.
+/// `16MB`): the value given for the engine or with --option (where it declares the option), else
+/// the default the engine declared, else `NULL`.
 fn engine_labels(plan: &Plan, declared: Option<&[Vec<UciOption>]>) -> Vec<[String; 2]> {
     let value = |i: usize, name: &str, suffix: &str| {
-        let given = (plan.engines[i].options.iter())
-            .rfind(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.clone());
-        let declared = declared.and_then(|d| d.get(i)).into_iter().flatten();
-        given
+        let named = |list: &[(String, String)]| {
+            list.iter()
+                .rfind(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.clone())
+        };
+        let declared = declared.and_then(|d| d.get(i));
+        let has = |o: &&UciOption| o.name.eq_ignore_ascii_case(name);
+        // A shared --option counts only where the engine declares it (it is skipped elsewhere).
+        let shared = named(&plan.engines[i].shared_options)
+            .filter(|_| declared.is_none_or(|d| d.iter().any(|o| has(&o))));
+        named(&plan.engines[i].options)
+            .or(shared)
             .or_else(|| {
-                declared
-                    .filter(|o| o.name.eq_ignore_ascii_case(name))
+                (declared.into_iter().flatten())
+                    .filter(has)
                     .find_map(UciOption::default_text)
             })
             .map_or_else(|| "NULL".to_string(), |v| format!("{v}{suffix}"))
@@ -336,8 +344,8 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
         st.tallies[p].add_pair(pair.half_points);
         st.done.insert(pair.index);
         for game in &pair.games {
-            st.game_wall_ms += game.duration_ms;
-            st.game_engine_ms += game.engine_time_ms.iter().sum::<u64>();
+            st.game_wall_ms += game.duration_us as f64 / 1000.0;
+            st.game_engine_ms += game.engine_time_us.iter().sum::<u64>() as f64 / 1000.0;
             if let Some(loser) = game.result.loser() {
                 let name = if loser == Color::White {
                     &game.white
@@ -459,8 +467,8 @@ fn finish(
         }
     ));
     if games > 0 {
-        let wall = st.game_wall_ms as f64 / games as f64;
-        let think = st.game_engine_ms as f64 / games as f64;
+        let wall = st.game_wall_ms / games as f64;
+        let think = st.game_engine_ms / games as f64;
         out.push_str(&format!(
             "Per game: {wall:.0} ms wall, {think:.0} ms engine think time, {:.1} ms runner overhead\n",
             wall - think
@@ -492,9 +500,8 @@ fn finish(
         if games > 0 {
             let g = games as f64;
             s.games_per_minute = (elapsed > 0.0).then(|| g / elapsed * 60.0);
-            s.game_wall_ms = Some(st.game_wall_ms as f64 / g);
-            s.overhead_ms_per_game =
-                Some(st.game_wall_ms.saturating_sub(st.game_engine_ms) as f64 / g);
+            s.game_wall_ms = Some(st.game_wall_ms / g);
+            s.overhead_ms_per_game = Some((st.game_wall_ms - st.game_engine_ms).max(0.0) / g);
         }
         s.write(path)?;
     }

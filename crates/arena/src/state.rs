@@ -182,12 +182,13 @@ pub struct State {
     pub pgn_bytes: Option<u64>,
     /// Wall-clock seconds spent in previous sessions of this run.
     pub elapsed_s: f64,
-    /// Sum over counted games of each game's wall time, in ms.
+    /// Sum over counted games of each game's wall time, in ms (fractional; older files hold
+    /// whole numbers, which read the same).
     #[serde(default)]
-    pub game_wall_ms: u64,
+    pub game_wall_ms: f64,
     /// Sum over counted games of the engines' think time (`go` to `bestmove`), in ms.
     #[serde(default)]
-    pub game_engine_ms: u64,
+    pub game_engine_ms: f64,
 }
 
 impl State {
@@ -327,12 +328,17 @@ mod tests {
             (r#", "decision": "H0"}"#, Some(Decision::H0)),
             (r#", "decision": null}"#, None),
             ("}", None),
+            // Files from before the sums became fractional hold whole milliseconds.
+            (r#", "game_wall_ms": 5000, "game_engine_ms": 4000}"#, None),
         ] {
             let path = dir.join("old.json");
             fs::write(&path, format!("{old}{tail}")).unwrap();
             let s = State::load(&path).unwrap();
             assert_eq!(s.decision, want, "{tail}");
             assert_eq!((s.games(), s.done.len()), (4, 2));
+            if tail.contains("game_wall_ms") {
+                assert_eq!((s.game_wall_ms, s.game_engine_ms), (5000.0, 4000.0));
+            }
             s.save(&path).unwrap();
             assert_eq!(State::load(&path).unwrap().decision, want);
         }

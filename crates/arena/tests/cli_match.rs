@@ -142,3 +142,64 @@ fn engine_specs_are_checked() {
     assert!(!out.status.success());
     assert!(e.contains("color"), "{e}");
 }
+
+/// A gauntlet's engines differ in their options: one given to every engine (`--option`) that an
+/// engine lacks is skipped for it with one warning naming both (as fastchess and cutechess do
+/// for `-each`), the engines that have it get it, and the header shows what each engine runs
+/// with. The same option given to one engine (`option.NAME=`) is still an error.
+#[test]
+fn a_shared_option_an_engine_lacks_is_skipped_with_a_warning() {
+    let Some(clio) = clio_release() else { return };
+    let Some(sf) = stockfish() else { return };
+    let out = arena()
+        .args(["gauntlet", "--engine", "name=clio", &format!("cmd={clio}")])
+        .args(["--engine", "name=sf", &format!("cmd={sf}")])
+        .args(["--option", "Threads=1", "--option", "Hash=16"])
+        .args([
+            "--option",
+            "UseMalus=false",
+            "--nodes",
+            "2000",
+            "--rounds",
+            "2",
+        ])
+        .args([
+            "--maxmoves",
+            "40",
+            "--concurrency",
+            "2",
+            "--rating-interval",
+            "0",
+        ])
+        .output()
+        .unwrap();
+    let (o, e) = texts(&out);
+    assert!(out.status.success(), "{o}\n{e}");
+    let warning = "Warning: engine sf has no UCI option \"UseMalus\"";
+    assert_eq!(
+        e.matches(warning).count(),
+        1,
+        "one warning for the run: {e}"
+    );
+    assert!(!e.contains("engine clio has no UCI option"), "{e}");
+    assert!(
+        o.contains("Results of clio vs sf (2000 nodes, 1t, 16MB"),
+        "{o}"
+    );
+    assert_eq!(games_line(&o).0, 4, "{o}");
+
+    let out = arena()
+        .args(["gauntlet", "--engine", "name=clio", &format!("cmd={clio}")])
+        .args([
+            "--engine",
+            "name=sf",
+            &format!("cmd={sf}"),
+            "option.UseMalus=false",
+        ])
+        .args(["--nodes", "2000", "--rounds", "1"])
+        .output()
+        .unwrap();
+    let (o, e) = texts(&out);
+    assert!(!out.status.success(), "{o}");
+    assert!(e.contains("no such UCI option \"UseMalus\""), "{e}");
+}

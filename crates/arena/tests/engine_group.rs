@@ -1,33 +1,16 @@
 //! Engines run in their own process group (so Ctrl-C at the terminal reaches only the runner)
 //! and dropping an `Engine` kills the whole group, grandchildren included. Uses the fake engine
 //! in its `deaf` mode (a python3 relay that ignores `quit` and runs Stockfish and `sleep` as
-//! children, so only the group kill can end them); skipped with a note if either is missing.
+//! children, so only the group kill can end them); skipped with a note if either is missing
+//! (a failure under CI).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod runner_common;
+use runner_common::*;
+
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use clio_arena::engine::{Engine, EngineConfig};
-
-fn stockfish() -> Option<String> {
-    let python = Command::new("python3").arg("--version").output();
-    if !python.is_ok_and(|o| o.status.success()) {
-        eprintln!("skipping: python3 is not available for the fake engine");
-        return None;
-    }
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ci/find-engine.sh");
-    let out = Command::new("bash")
-        .arg(script)
-        .arg("stockfish")
-        .output()
-        .ok()?;
-    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    if !out.status.success() || path.is_empty() {
-        eprintln!("skipping: stockfish is not installed (bash ci/setup.sh installs it)");
-        return None;
-    }
-    Some(path)
-}
 
 /// Field 5 of /proc/PID/stat: the process group.
 fn pgrp(pid: u32) -> Option<u32> {
@@ -57,7 +40,7 @@ fn alive(pid: u32) -> bool {
 
 #[test]
 fn own_process_group_killed_on_drop() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_engine.py");
     let config = EngineConfig {
         name: "relay".into(),
@@ -65,6 +48,7 @@ fn own_process_group_killed_on_drop() {
         args: vec!["deaf".into(), "0".into(), sf],
         dir: None,
         options: vec![],
+        shared_options: Vec::new(),
     };
     let engine = Engine::start(config).expect("relay starts");
     let pid = engine.pid().expect("running");

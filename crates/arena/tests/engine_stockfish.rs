@@ -23,6 +23,7 @@ fn config(path: &str, options: &[(&str, &str)]) -> EngineConfig {
             .iter()
             .map(|(n, v)| (n.to_string(), v.to_string()))
             .collect(),
+        shared_options: Vec::new(),
     }
 }
 

@@ -1,10 +1,12 @@
 //! Games against misbehaving engines (tests/fixtures/fake_engine.py, which relays to Stockfish
 //! and misbehaves on cue): each fault costs the faulty side its game with fastchess's reason,
-//! and the engine works again after a restart. Skipped with a note when Stockfish or python3
-//! is missing.
+//! and the engine works again after a restart. Skipped with a note (a failure under CI) when
+//! Stockfish or python3 is missing.
+
+mod runner_common;
+use runner_common::*;
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -15,30 +17,6 @@ use clio_arena::game::{
     play_game, Adjudication, GameError, GameOutcome, GameRecord, GameResult, GameSettings, Limits,
     Opening, Score, Termination,
 };
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Stockfish's path, or `None` (with a note) when the test cannot run.
-fn stockfish() -> Option<String> {
-    let python = Command::new("python3").arg("--version").output();
-    if !python.is_ok_and(|o| o.status.success()) {
-        eprintln!("skipping: python3 is not available for the fake engines");
-        return None;
-    }
-    let out = Command::new("bash")
-        .arg(root().join("ci/find-engine.sh"))
-        .arg("stockfish")
-        .output()
-        .ok()?;
-    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    if !out.status.success() || path.is_empty() {
-        eprintln!("skipping: stockfish is not installed (bash ci/setup.sh installs it)");
-        return None;
-    }
-    Some(path)
-}
 
 fn timeouts() -> Timeouts {
     Timeouts {
@@ -55,6 +33,7 @@ fn sf_config(sf: &str) -> EngineConfig {
         args: vec![],
         dir: None,
         options: vec![("Threads".into(), "1".into()), ("Hash".into(), "8".into())],
+        shared_options: Vec::new(),
     }
 }
 
@@ -66,6 +45,7 @@ fn fake_config(sf: &str, mode: &str, at: u32) -> EngineConfig {
         args: vec![mode.into(), at.to_string(), sf.into()],
         dir: None,
         options: vec![("Hash".into(), "8".into())],
+        shared_options: Vec::new(),
     }
 }
 
@@ -105,7 +85,7 @@ fn play(white: &mut Engine, black: &mut Engine, settings: &GameSettings) -> Game
 
 #[test]
 fn crash_loses_by_disconnect_and_the_engine_restarts() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let mut fake = start(fake_config(&sf, "crash", 2));
     let mut sf = start(sf_config(&sf));
     let g = play(&mut fake, &mut sf, &nodes(2000));
@@ -125,7 +105,7 @@ fn crash_loses_by_disconnect_and_the_engine_restarts() {
 
 #[test]
 fn hang_without_clock_stalls_and_the_engine_restarts() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let mut fake = start(fake_config(&sf, "hang", 2));
     let mut sf = start(sf_config(&sf));
     let g = play(&mut sf, &mut fake, &nodes(2000));
@@ -140,7 +120,7 @@ fn hang_without_clock_stalls_and_the_engine_restarts() {
 
 #[test]
 fn hang_under_a_clock_stalls() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let mut fake = start(fake_config(&sf, "hang", 1));
     let mut sf = start(sf_config(&sf));
     let settings = GameSettings {
@@ -163,7 +143,7 @@ fn hang_under_a_clock_stalls() {
 /// crash).
 #[test]
 fn thinking_forever_under_a_clock_loses_on_time() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let mut fake = start(fake_config(&sf, "thinker", 1));
     let mut sf = start(sf_config(&sf));
     let settings = GameSettings {
@@ -185,7 +165,7 @@ fn thinking_forever_under_a_clock_loses_on_time() {
 
 #[test]
 fn late_move_loses_on_time_with_the_overrun() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let mut fake = start(fake_config(&sf, "slow", 2));
     let mut sf = start(sf_config(&sf));
     let settings = GameSettings {
@@ -214,7 +194,7 @@ fn late_move_loses_on_time_with_the_overrun() {
 
 #[test]
 fn illegal_and_missing_moves_lose() {
-    let Some(path) = stockfish() else { return };
+    let Some(path) = sf_and_python() else { return };
     let mut sf = start(sf_config(&path));
     for (mode, shown) in [("illegal", "a1a1"), ("none", "(none)")] {
         let mut fake = start(fake_config(&path, mode, 2));
@@ -236,7 +216,7 @@ fn illegal_and_missing_moves_lose() {
 
 #[test]
 fn garbage_and_odd_info_lines_do_not_cost_the_game() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let mut garbage = start(fake_config(&sf, "garbage", 0));
     let mut wdl = start(fake_config(&sf, "wdl", 0));
     let settings = GameSettings {
@@ -260,7 +240,7 @@ fn garbage_and_odd_info_lines_do_not_cost_the_game() {
 
 #[test]
 fn never_sending_uciok_is_an_error_naming_the_engine() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let t = Timeouts {
         handshake: Duration::from_millis(700),
         ..timeouts()
@@ -281,7 +261,7 @@ fn never_sending_uciok_is_an_error_naming_the_engine() {
 
 #[test]
 fn resign_adjudication_against_a_losing_engine() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let mut losing = start(fake_config(&sf, "losing", 0));
     let mut sf = start(sf_config(&sf));
     let settings = GameSettings {
@@ -304,7 +284,7 @@ fn resign_adjudication_against_a_losing_engine() {
 
 #[test]
 fn draw_adjudication_between_drawish_engines() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let mut a = start(fake_config(&sf, "drawish", 0));
     let mut b = start(fake_config(&sf, "drawish", 0));
     let settings = GameSettings {
@@ -323,7 +303,7 @@ fn draw_adjudication_between_drawish_engines() {
 
 #[test]
 fn bad_opening_is_an_error_before_any_move() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let mut w = start(sf_config(&sf));
     let mut b = start(sf_config(&sf));
     let stop = AtomicBool::new(false);
@@ -343,7 +323,7 @@ fn bad_opening_is_an_error_before_any_move() {
 
 #[test]
 fn stop_flag_interrupts_a_game() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let mut w = start(sf_config(&sf));
     let mut b = start(sf_config(&sf));
     let stop = Arc::new(AtomicBool::new(false));
@@ -374,7 +354,7 @@ fn stop_flag_interrupts_a_game() {
 
 #[test]
 fn each_side_is_sent_its_own_clock_and_charged_its_own_time() {
-    let Some(sf) = stockfish() else { return };
+    let Some(sf) = sf_and_python() else { return };
     let mut slow = start(fake_config(&sf, "ownclock", 0));
     let mut sf = start(sf_config(&sf));
     let settings = GameSettings {
@@ -402,11 +382,11 @@ fn each_side_is_sent_its_own_clock_and_charged_its_own_time() {
             g.detail
         );
         let (fake, other) = if fake_is_white { (0, 1) } else { (1, 0) };
-        assert!(g.engine_time_ms[fake] >= 900, "{:?}", g.engine_time_ms);
+        assert!(g.engine_time_us[fake] >= 900_000, "{:?}", g.engine_time_us);
         assert!(
-            g.engine_time_ms[fake] > g.engine_time_ms[other],
+            g.engine_time_us[fake] > g.engine_time_us[other],
             "{:?}",
-            g.engine_time_ms
+            g.engine_time_us
         );
     }
 }

@@ -4,7 +4,7 @@
 //! (`bash ci/setup.sh` installs both).
 
 mod runner_common;
-use runner_common::stockfish;
+use runner_common::*;
 
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
@@ -25,6 +25,7 @@ fn engine(path: &str, name: &str) -> Engine {
         args: vec![],
         dir: None,
         options: vec![("Threads".into(), "1".into()), ("Hash".into(), "8".into())],
+        shared_options: Vec::new(),
     };
     let t = Timeouts {
         handshake: Duration::from_secs(20),
@@ -129,24 +130,19 @@ fn stockfish_games_end_by_rule_or_adjudication_and_pgn_reads_back() {
         assert!(!g.termination.is_engine_fault(), "game {i}: {}", g.reason);
         assert!(!g.moves.is_empty());
         check_legal(&g);
-        let thinking: u64 = g.engine_time_ms.iter().sum();
+        let thinking: u64 = g.engine_time_us.iter().sum::<u64>() / 1000;
         eprintln!(
             "game {i}: {} {{{}}} after {} moves; {} ms, {} ms outside the engines' searches",
             g.result.pgn(),
             g.reason,
             g.moves.len(),
-            g.duration_ms,
-            g.duration_ms.saturating_sub(thinking)
+            g.duration_us / 1000,
+            (g.duration_us / 1000).saturating_sub(thinking)
         );
         records.push(g);
     }
 
-    let python_chess = Command::new("python3")
-        .args(["-c", "import chess.pgn"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !python_chess {
-        eprintln!("skipping the PGN read-back: python-chess is not installed (bash ci/setup.sh)");
+    if !python_chess() {
         return;
     }
     let file = std::env::temp_dir().join(format!("arena-game-full-{}.pgn", std::process::id()));

@@ -1,25 +1,16 @@
 //! `arena openings` through the real binary: a malformed input line is named with its line
 //! number on stderr, the count of skipped lines is printed, and the book is written. Needs
-//! Debian's stockfish (found with ci/find-engine.sh); prints a message and passes without it,
-//! or while the binary does not have the subcommand yet.
+//! Debian's stockfish (found with ci/find-engine.sh); without it, or while the binary does not
+//! have the subcommand yet, prints a message and passes (fails under CI).
 
-use std::path::Path;
+mod runner_common;
+use runner_common::*;
+
 use std::process::Command;
 
 #[test]
 fn cli_reports_malformed_input_and_writes_the_book() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let found = Command::new("bash")
-        .arg(root.join("ci/find-engine.sh"))
-        .arg("stockfish")
-        .output();
-    let sf = match found {
-        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
-        _ => {
-            eprintln!("stockfish not installed: skipping this test");
-            return;
-        }
-    };
+    let Some(sf) = stockfish() else { return };
     let dir = std::env::temp_dir().join(format!("clio-openings-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let input = dir.join("in.epd");
@@ -47,7 +38,7 @@ fn cli_reports_malformed_input_and_writes_the_book() {
     let stdout = String::from_utf8_lossy(&run.stdout).to_string();
     let stderr = String::from_utf8_lossy(&run.stderr).to_string();
     if stderr.contains("unrecognized subcommand") {
-        eprintln!("arena has no `openings` subcommand yet: skipping this test");
+        skip("arena has no `openings` subcommand yet");
         let _ = std::fs::remove_dir_all(&dir);
         return;
     }

@@ -1,10 +1,13 @@
 //! `arena openings` against a real UCI engine (Debian's stockfish, found with
-//! ci/find-engine.sh; the tests print a message and pass if it is not installed): a fixed seed
-//! gives the same book twice whatever the thread count, every accepted score is reproduced by
-//! a fresh search and lies in the window, and malformed input lines are reported and skipped.
+//! ci/find-engine.sh; the tests print a message and pass if it is not installed, and fail
+//! under CI): a fixed seed gives the same book twice whatever the thread count, every accepted
+//! score is reproduced by a fresh search and lies in the window, and malformed input lines are
+//! reported and skipped.
+
+mod runner_common;
+use runner_common::*;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -16,28 +19,15 @@ use indicatif::ProgressBar;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Stockfish's config, or None (with a message) if it is not installed.
-fn stockfish() -> Option<EngineConfig> {
-    let out = Command::new("bash")
-        .arg(repo_root().join("ci/find-engine.sh"))
-        .arg("stockfish")
-        .output()
-        .ok()?;
-    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    if !out.status.success() || path.is_empty() {
-        eprintln!("stockfish not installed: skipping this test");
-        return None;
-    }
+/// Stockfish's config, or None (through `skip`) if it is not installed.
+fn sf_config() -> Option<EngineConfig> {
     Some(EngineConfig {
         name: "stockfish".to_string(),
-        cmd: path,
+        cmd: stockfish()?,
         args: Vec::new(),
         dir: None,
         options: vec![("Threads".to_string(), "1".to_string())],
+        shared_options: Vec::new(),
     })
 }
 
@@ -64,7 +54,7 @@ fn temp_path(name: &str) -> PathBuf {
 
 #[test]
 fn same_seed_gives_the_same_book_with_any_thread_count() {
-    let Some(engine) = stockfish() else { return };
+    let Some(engine) = sf_config() else { return };
     let one = small_config(engine);
     let mut two = one.clone();
     two.threads = 2;
@@ -99,7 +89,7 @@ fn same_seed_gives_the_same_book_with_any_thread_count() {
 
 #[test]
 fn accepted_positions_are_in_the_window_when_searched_again() {
-    let Some(engine) = stockfish() else { return };
+    let Some(engine) = sf_config() else { return };
     let config = small_config(engine.clone());
     let out = openings::generate(&config, &ProgressBar::hidden()).expect("run");
     assert_eq!(out.openings.len(), config.count);
@@ -132,7 +122,7 @@ fn accepted_positions_are_in_the_window_when_searched_again() {
 
 #[test]
 fn malformed_input_lines_are_reported_and_skipped() {
-    let Some(engine) = stockfish() else { return };
+    let Some(engine) = sf_config() else { return };
     let path = temp_path("input.epd");
     let text = "\
 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c0 \"1. e4\";
@@ -168,7 +158,7 @@ not an epd line at all
 
 #[test]
 fn zero_plies_filters_the_input_book_itself() {
-    let Some(engine) = stockfish() else { return };
+    let Some(engine) = sf_config() else { return };
     let path = temp_path("filter.epd");
     // A balanced start, the same start again (a duplicate), a position with white a queen up,
     // and one in check.

@@ -67,12 +67,7 @@ fn a_much_stronger_dev_is_accepted_as_h1() {
 /// handicap `make sprt` uses), at a node limit from the shipped balanced book: H1 accepted.
 #[test]
 fn clio_against_clio_without_history_is_accepted_as_h1() {
-    let clio = root().join("target/release/clio");
-    if !clio.is_file() {
-        eprintln!("skipped: target/release/clio is not built (make test builds it first)");
-        return;
-    }
-    let clio = clio.to_string_lossy().into_owned();
+    let Some(clio) = clio_release() else { return };
     let book = root().join("openings/clio-balanced.epd");
     let mut cmd = arena();
     cmd.args(["sprt", "--dev-cmd", &clio, "--base-cmd", &clio])

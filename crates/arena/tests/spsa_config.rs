@@ -240,7 +240,17 @@ fn shipped_campaigns_are_valid() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "toml") {
             let (cfg, warnings) = Config::load(&path).unwrap_or_else(|e| panic!("{e}"));
-            assert!(warnings.is_empty(), "{warnings:?}");
+            // The planted-detune campaign starts at 25 on purpose, near the floor of its range,
+            // so its first perturbations are clipped there; it may warn of that and nothing else.
+            let detuned = path
+                .file_name()
+                .is_some_and(|n| n == "history-detuned.toml");
+            let expected =
+                |w: &String| detuned && w.contains("early perturbations will be clipped");
+            assert!(warnings.iter().all(expected), "{warnings:?}");
+            if detuned {
+                assert_eq!(warnings.len(), cfg.params.len(), "{warnings:?}");
+            }
             assert!(!cfg.params.is_empty());
             n += 1;
         }

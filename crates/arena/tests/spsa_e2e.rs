@@ -1,7 +1,10 @@
 //! End to end with real engines at a tiny node limit: a few SPSA iterations, a stop, a resume,
 //! then the CSV log, the checkpoint and the schedule must agree. Uses `target/release/clio`
 //! (built if missing); falls back to Debian's stockfish tuning an option without effect at a
-//! node limit; skips with a message when neither is available.
+//! node limit; skips with a message (fails under CI) when neither is available.
+
+mod runner_common;
+use runner_common::*;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,17 +16,13 @@ use clio_arena::spsa::schedule::Schedule;
 use clio_arena::spsa::tuner::Tuner;
 use clio_arena::spsa::{self, SpsaArgs};
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// The engine and the `[[param]]` tables to tune on it.
 fn engine() -> Option<(PathBuf, &'static str)> {
-    let clio = workspace().join("target/release/clio");
+    let clio = root().join("target/release/clio");
     if !clio.is_file() {
         let built = Command::new(env!("CARGO"))
             .args(["build", "--release", "-p", "clio"])
-            .current_dir(workspace())
+            .current_dir(root())
             .status()
             .is_ok_and(|s| s.success());
         if !built {
@@ -33,13 +32,7 @@ fn engine() -> Option<(PathBuf, &'static str)> {
     if clio.is_file() {
         return Some((clio, CLIO_PARAMS));
     }
-    let out = Command::new("bash")
-        .arg(workspace().join("ci/find-engine.sh"))
-        .arg("stockfish")
-        .output()
-        .ok()?;
-    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    (out.status.success() && !path.is_empty()).then(|| (PathBuf::from(path), STOCKFISH_PARAMS))
+    find_stockfish().map(|path| (PathBuf::from(path), STOCKFISH_PARAMS))
 }
 
 const CLIO_PARAMS: &str = r#"
@@ -86,7 +79,7 @@ draw = {{ movenumber = 30, movecount = 6, score = 15 }}
 maxmoves = 120
 {params}"#,
         engine = engine.to_string_lossy(),
-        book = workspace().join("openings/seed.epd").to_string_lossy(),
+        book = root().join("openings/seed.epd").to_string_lossy(),
     )
 }
 
@@ -116,7 +109,7 @@ fn rows(csv: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
 #[test]
 fn a_short_tune_stops_resumes_and_its_log_agrees_with_its_checkpoint() {
     let Some((engine, params)) = engine() else {
-        eprintln!("skipped: neither target/release/clio nor stockfish is available");
+        skip("neither target/release/clio nor stockfish is available");
         return;
     };
     let dir = std::env::temp_dir().join(format!("arena-spsa-e2e-{}", std::process::id()));

@@ -48,8 +48,8 @@ impl Sheet<'_> {
             detail,
             time_control: self.time_control,
             started: self.started.0,
-            duration_ms: self.started.1.elapsed().as_millis() as u64,
-            engine_time_ms: self.engine_time,
+            duration_us: self.started.1.elapsed().as_micros() as u64,
+            engine_time_us: self.engine_time,
         }))
     }
 }
@@ -146,7 +146,7 @@ pub fn play_game(
         let deadline = Duration::from_millis(deadline_ms);
         let report = engine.search(&position, &uci::go_command(&go), deadline, stop);
         let elapsed_ms = report.elapsed.as_millis() as u64;
-        sheet.engine_time[side_index(side)] += elapsed_ms;
+        sheet.engine_time[side_index(side)] += report.elapsed.as_micros() as u64;
         if !timed && matches!(report.end, SearchEnd::BestMove { .. }) {
             stall::record(elapsed_ms);
         }

@@ -163,10 +163,12 @@ pub struct GameRecord {
     pub time_control: String,
     /// Wall-clock start.
     pub started: SystemTime,
-    /// Wall time of the game.
-    pub duration_ms: u64,
-    /// Time spent thinking by White and by Black (from `go` to `bestmove`).
-    pub engine_time_ms: [u64; 2],
+    /// Wall time of the game, in microseconds.
+    pub duration_us: u64,
+    /// Time spent thinking by White and by Black (from `go` to `bestmove`), in microseconds:
+    /// summed per move in whole milliseconds it would lose half a millisecond a move, which at
+    /// a node limit of a few milliseconds a move is most of what looks like runner overhead.
+    pub engine_time_us: [u64; 2],
 }
 
 /// How a game ended: the result, the termination and fastchess's reason text.

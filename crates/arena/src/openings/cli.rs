@@ -81,6 +81,7 @@ pub fn engine_config(words: &[String], options: &[String]) -> anyhow::Result<Eng
             args: parts.collect(),
             dir: None,
             options: Vec::new(),
+            shared_options: Vec::new(),
         }
     };
     config.options.extend(args::parse_options(options)?);

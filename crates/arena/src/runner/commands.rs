@@ -339,6 +339,7 @@ pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
         args: a.dev_args.clone(),
         dir: None,
         options: common.iter().cloned().chain(dev_opts).collect(),
+        shared_options: Vec::new(),
     };
     let base = EngineConfig {
         name: base_name,
@@ -346,6 +347,7 @@ pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
         args: a.base_args.clone(),
         dir: None,
         options: common.into_iter().chain(base_opts).collect(),
+        shared_options: Vec::new(),
     };
     let plan = plan(
         &a.common,
@@ -370,7 +372,7 @@ pub fn run_match(a: &MatchArgs, gauntlet: bool) -> anyhow::Result<i32> {
     };
     for spec in &groups {
         let mut cfg = parse_engine_spec(spec)?;
-        cfg.options = common.iter().cloned().chain(cfg.options).collect();
+        cfg.shared_options = common.clone();
         engines.push(cfg);
     }
     if engines.len() < 2 {

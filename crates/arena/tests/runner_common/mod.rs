@@ -15,46 +15,74 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Debian's stockfish, found by ci/find-engine.sh; None (with a message) if it is absent.
-pub fn stockfish() -> Option<String> {
+/// A test that cannot run for want of a tool: under CI (`CI=true`) a failure, since a skip is
+/// not a pass; elsewhere a note on stderr, and the caller returns.
+pub fn skip(why: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI=true and the test cannot run: {why}");
+    }
+    eprintln!("skipped: {why}");
+}
+
+/// Debian's stockfish, found by ci/find-engine.sh, with no message when it is absent (for
+/// tests that fall back on something else).
+pub fn find_stockfish() -> Option<String> {
     let out = Command::new("bash")
         .arg(root().join("ci/find-engine.sh"))
         .arg("stockfish")
         .output()
         .ok()?;
     let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    if out.status.success() && !path.is_empty() {
-        Some(path)
-    } else {
-        eprintln!("skipped: stockfish is not installed (bash ci/setup.sh installs it)");
-        None
-    }
+    (out.status.success() && !path.is_empty()).then_some(path)
 }
 
-/// The release `clio` (`make test` builds it first); None with a message when it is missing,
-/// a failure under CI (`CI=true`) so a broken build step is never green.
+/// Debian's stockfish; None (through [`skip`]) if it is absent.
+pub fn stockfish() -> Option<String> {
+    let found = find_stockfish();
+    if found.is_none() {
+        skip("stockfish is not installed (bash ci/setup.sh installs it)");
+    }
+    found
+}
+
+/// Stockfish for the python3 fake engines that relay to it: None (through [`skip`]) if
+/// python3 or stockfish is absent.
+pub fn sf_and_python() -> Option<String> {
+    python()?;
+    stockfish()
+}
+
+/// The release `clio` (`make test` builds it first); None (through [`skip`]) when it is missing.
 pub fn clio_release() -> Option<String> {
     let clio = root().join("target/release/clio");
     if clio.is_file() {
         return Some(clio.to_string_lossy().into_owned());
     }
-    let why = "target/release/clio is not built (make test builds it first)";
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{why}");
-    }
-    eprintln!("skipped: {why}");
+    skip("target/release/clio is not built (make test builds it first)");
     None
 }
 
-/// python3, needed by the fake engine; None (with a message) if it is absent.
+/// python3, needed by the fake engines; None (through [`skip`]) if it is absent.
 pub fn python() -> Option<String> {
     match Command::new("python3").arg("-c").arg("pass").status() {
         Ok(s) if s.success() => Some("python3".into()),
         _ => {
-            eprintln!("skipped: python3 is not available for the fake engine");
+            skip("python3 is not available for the fake engine");
             None
         }
     }
+}
+
+/// Whether python3 can import python-chess; false (through [`skip`]) if not.
+pub fn python_chess() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        skip("python-chess is not installed (bash ci/setup.sh installs it)");
+    }
+    ok
 }
 
 /// The fake engine script.
