@@ -92,6 +92,8 @@ fn args(config: &Path, out: &Path, stop_after: Option<u64>) -> SpsaArgs {
         fresh: false,
         export_openbench: false,
         init: None,
+        from_openbench: None,
+        openbench_games: None,
     }
 }
 

@@ -65,9 +65,13 @@ pub struct Checkpoint {
     pub theta: Vec<f64>,
     /// All games so far, from the θ+ side.
     pub totals: Tally,
-    /// θ after each finished iteration.
+    /// θ after each finished iteration from `first_iteration` on.
     #[serde(with = "exact_rows")]
     pub trajectory: Vec<Vec<f64>>,
+    /// Iterations done elsewhere before this run's first (an OpenBench tune continued here with
+    /// `--from-openbench`); 0 for a run begun here.
+    #[serde(default)]
+    pub first_iteration: u64,
     /// Length of the CSV log after the last finished iteration's row.
     pub csv_bytes: u64,
     /// Wall time spent in earlier sessions, in seconds.
@@ -84,6 +88,7 @@ impl Checkpoint {
             theta: start,
             totals: Tally::default(),
             trajectory: Vec::new(),
+            first_iteration: 0,
             csv_bytes: 0,
             elapsed_s: 0.0,
         }
@@ -105,13 +110,14 @@ impl Checkpoint {
                 detail: format!("version {} (this arena writes {VERSION})", cp.version),
             });
         }
-        if cp.trajectory.len() as u64 != cp.iterations_done {
+        if cp.first_iteration + cp.trajectory.len() as u64 != cp.iterations_done {
             return Err(CheckpointError::Parse {
                 path: path.to_path_buf(),
                 detail: format!(
-                    "{} iterations done but {} trajectory points",
+                    "{} iterations done but {} trajectory points after iteration {}",
                     cp.iterations_done,
-                    cp.trajectory.len()
+                    cp.trajectory.len(),
+                    cp.first_iteration
                 ),
             });
         }

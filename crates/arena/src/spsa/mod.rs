@@ -7,6 +7,7 @@
 pub mod checkpoint;
 pub mod config;
 pub mod games;
+pub mod import;
 pub mod openbench;
 pub mod output;
 pub mod schedule;
@@ -56,6 +57,15 @@ pub struct SpsaArgs {
     /// (FILE, or - for stdin) and exit.
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
+    /// Continue an OpenBench tune of this campaign: FILE holds its digest (`Name, Curr, Start,
+    /// Min, Max, C, C_end, R, R_end`) or its `name, value` lines; θ and the iteration come from
+    /// it. Refused if a checkpoint exists, unless with --fresh.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["init", "export_openbench"])]
+    pub from_openbench: Option<PathBuf>,
+    /// The OpenBench tune's game count: places the schedule at iteration games/(2·pairs).
+    /// Needed with `name, value` lines; with a digest it overrides the iteration its C gives.
+    #[arg(long, value_name = "N", requires = "from_openbench")]
+    pub openbench_games: Option<u64>,
 }
 
 /// Runs `arena spsa`.
@@ -92,6 +102,26 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
             if f.exists() {
                 fs::remove_file(f).with_context(|| format!("removing {}", f.display()))?;
             }
+        }
+    }
+    if let Some(from) = &args.from_openbench {
+        if files.checkpoint.exists() {
+            bail!(
+                "{} exists: this campaign already has a run; add --fresh to replace it with the \
+                 OpenBench tune",
+                files.checkpoint.display()
+            );
+        }
+        let text =
+            fs::read_to_string(from).with_context(|| format!("reading {}", from.display()))?;
+        let rows = openbench::parse_outputs(&text)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", from.display()))?;
+        let (cp, line) = import::checkpoint(&config, &rows, args.openbench_games, from)?;
+        println!("{line}");
+        cp.save(&files.checkpoint)?;
+        if files.csv.exists() {
+            fs::remove_file(&files.csv)
+                .with_context(|| format!("removing {}", files.csv.display()))?;
         }
     }
     let mut tuner = if files.checkpoint.exists() {
@@ -302,11 +332,12 @@ fn tune(
     Ok(())
 }
 
-/// Opens the CSV log for appending: a new one with its header at iteration 0, else the old one
-/// cut back to the checkpoint's length (a row written after the last checkpoint is dropped).
+/// Opens the CSV log for appending: a new one with its header before this run's first
+/// iteration, else the old one cut back to the checkpoint's length (a row written after the last
+/// checkpoint is dropped).
 fn open_csv(tuner: &mut Tuner, files: &Files) -> anyhow::Result<fs::File> {
     let ctx = || format!("CSV log {}", files.csv.display());
-    if tuner.state.iterations_done == 0 {
+    if tuner.state.trajectory.is_empty() {
         let header = output::csv_header(&tuner.params);
         let mut f = fs::File::create(&files.csv).with_context(ctx)?;
         f.write_all(header.as_bytes()).with_context(ctx)?;
@@ -361,7 +392,7 @@ fn finish(tuner: &Tuner, files: &Files, engine: &str) -> anyhow::Result<()> {
         )
     );
     if !st.trajectory.is_empty() {
-        let svg = svg::trajectories(&tuner.params, &st.trajectory);
+        let svg = svg::trajectories(&tuner.params, &st.trajectory, st.first_iteration);
         fs::write(&files.svg, svg).with_context(|| format!("writing {}", files.svg.display()))?;
         println!("Trajectories: {}", files.svg.display());
     }

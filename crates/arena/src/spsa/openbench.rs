@@ -220,3 +220,105 @@ pub fn check_params(params: &[Param], origin: &std::path::Path) -> Result<Vec<St
         .map(|(_, w)| w)
         .map_err(|e| e.to_string())
 }
+
+/// One parameter of a tune read back from OpenBench: its current value, and from a digest the
+/// columns that fix its schedule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputRow {
+    /// The parameter's name.
+    pub name: String,
+    /// `Curr` of a digest, or the value of a `name, value` line.
+    pub value: f64,
+    /// `Min`, `Max`, `C`, `C_end` and `R_end` of a digest row (`None` from a `name, value` line).
+    pub digest: Option<DigestColumns>,
+}
+
+/// The schedule columns of one digest row.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DigestColumns {
+    pub min: f64,
+    pub max: f64,
+    pub c: f64,
+    pub c_end: f64,
+    pub r_end: f64,
+}
+
+/// Parses what an OpenBench tune gives back: its digest (a header `Name, Curr, Start, Min, Max,
+/// C, C_end, R, R_end`, then one row a parameter, the fields separated by commas as
+/// `spsa_param_digest` writes them or by spaces as its page and `arena spsa` show them), or its
+/// optimal values (`name, value` lines, as `spsa_optimal_values` writes them). Blank lines,
+/// `#` comments and rules of dashes are skipped.
+pub fn parse_outputs(text: &str) -> Result<Vec<OutputRow>, LineError> {
+    let mut rows = Vec::new();
+    let mut digest = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') || line.chars().all(|c| c == '-') {
+            continue;
+        }
+        let err = |reason: String| LineError {
+            line: i + 1,
+            text: line.to_string(),
+            reason,
+        };
+        let fields: Vec<&str> = if line.contains(',') {
+            line.split(',').map(str::trim).collect()
+        } else {
+            line.split_whitespace().collect()
+        };
+        if fields[0].eq_ignore_ascii_case("name") {
+            let want = [
+                "name", "curr", "start", "min", "max", "c", "c_end", "r", "r_end",
+            ];
+            let got: Vec<String> = fields.iter().map(|f| f.to_ascii_lowercase()).collect();
+            if got != want {
+                return Err(err(format!("a digest header is {}", want.join(", "))));
+            }
+            digest = true;
+            continue;
+        }
+        let num = |j: usize, what: &str| -> Result<f64, LineError> {
+            fields[j]
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| err(format!("{what} \"{}\" is not a number", fields[j])))
+        };
+        let row = match (digest, fields.len()) {
+            (true, 9) => OutputRow {
+                name: fields[0].to_string(),
+                value: num(1, "Curr")?,
+                digest: Some(DigestColumns {
+                    min: num(3, "Min")?,
+                    max: num(4, "Max")?,
+                    c: num(5, "C")?,
+                    c_end: num(6, "C_end")?,
+                    r_end: num(8, "R_end")?,
+                }),
+            },
+            (true, n) => return Err(err(format!("{n} fields, expected the digest's 9"))),
+            (false, 2) => OutputRow {
+                name: fields[0].to_string(),
+                value: num(1, "value")?,
+                digest: None,
+            },
+            (false, n) => {
+                return Err(err(format!(
+                "{n} fields, expected `name, value` (or a digest under its `Name, Curr, …` header)"
+            )))
+            }
+        };
+        if row.name.is_empty() {
+            return Err(err("empty name".into()));
+        }
+        rows.push(row);
+    }
+    if rows.is_empty() {
+        return Err(LineError {
+            line: 0,
+            text: String::new(),
+            reason: "no parameters: neither a digest nor `name, value` lines".into(),
+        });
+    }
+    Ok(rows)
+}
