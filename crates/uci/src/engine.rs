@@ -72,6 +72,10 @@ enum Job {
     ClearHash,
     /// Search with this many threads from the next `go` on.
     SetThreads(usize),
+    /// `isready` while no search runs: `readyok` once the jobs before it are done, so a GUI
+    /// that waits for it after `ucinewgame` or `setoption name Hash` finds the tables ready
+    /// (and does not charge their clearing to the first move's clock).
+    Ready,
 }
 
 /// The engine's state as the loop keeps it.
@@ -175,7 +179,19 @@ impl Engine {
                 send("uciok");
             }
             Command::Debug(_) => {}
-            Command::IsReady => send("readyok"),
+            Command::IsReady => {
+                // During a search `readyok` comes at once, as UCI asks; otherwise after the
+                // table work queued before it (the worker answers in order).
+                self.pending.retain(|f| !f.done.load(Ordering::SeqCst));
+                let queued = self.pending.is_empty()
+                    && self
+                        .jobs
+                        .as_ref()
+                        .is_some_and(|tx| tx.send(Job::Ready).is_ok());
+                if !queued {
+                    send("readyok");
+                }
+            }
             Command::NewGame => {
                 self.stop_all();
                 self.position = Position::startpos();
@@ -414,6 +430,7 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
             Job::NewGame => searcher.clear(),
             Job::ClearHash => searcher.clear(),
             Job::SetThreads(n) => searcher.set_threads(n),
+            Job::Ready => send("readyok"),
         }
     }
 }

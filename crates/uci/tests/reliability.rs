@@ -77,6 +77,39 @@ fn a_hash_the_machine_cannot_give_keeps_the_old_table() {
     assert!(e.quit());
 }
 
+/// `isready` waits for the table work queued before it (UCI: it is how a GUI waits for
+/// `ucinewgame` or `setoption name Hash` to finish): the refusal of a Hash the process cannot
+/// get comes out before `readyok`, not after it.
+#[test]
+fn isready_answers_after_the_table_work_before_it() {
+    let script = format!("ulimit -v 1000000 && exec '{}'", clio_path());
+    let mut e = Engine::start_command(Command::new("sh").args(["-c", &script]));
+    e.send("uci");
+    e.read_until(|l| l == "uciok", QUICK);
+    e.send("setoption name Hash value 4096");
+    e.send("ucinewgame");
+    e.send("isready");
+    let lines = e.read_until(|l| l == "readyok", QUICK);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string option Hash") && l.contains("4096")),
+        "readyok came before the Hash refusal: {lines:?}"
+    );
+    // During a search it answers at once.
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("isready");
+    let lines = e.read_until(|l| l == "readyok", QUICK);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("stop");
+    e.bestmove(QUICK);
+    assert!(e.quit());
+}
+
 /// A `go` whose limits cannot bound the search (only the other side's clock, a field without
 /// a value, a malformed number, nothing at all) still answers by itself, and says why in an
 /// `info string`.
