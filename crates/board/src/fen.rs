@@ -83,14 +83,19 @@ fn illegal<P>(fen: &str, err: PositionError<P>) -> FenError {
 /// Parses a FEN (the halfmove and fullmove fields may be left out, as many GUIs and EPD books
 /// do) into a legal standard-chess position.
 pub fn parse_fen(fen: &str) -> Result<Chess, FenError> {
+    parse_fen_in(fen, CastlingMode::Standard)
+}
+
+/// Parses a FEN in a castling mode: `Chess960` also takes X-FEN and Shredder-FEN castling
+/// rights (`KQkq` for the outermost rooks, or the rooks' files, `HFhf`) with the king and rooks
+/// anywhere on the back rank.
+pub fn parse_fen_in(fen: &str, mode: CastlingMode) -> Result<Chess, FenError> {
     let text = fen.trim();
     let parsed = Fen::from_ascii(text.as_bytes()).map_err(|e| FenError::Syntax {
         fen: text.to_string(),
         field: field_message(text, e),
     })?;
-    parsed
-        .into_position(CastlingMode::Standard)
-        .map_err(|e| illegal(text, e))
+    parsed.into_position(mode).map_err(|e| illegal(text, e))
 }
 
 /// Parses an EPD line: the four position fields, then any operations (`bm …;`, `c0 "…";`),

@@ -1,14 +1,16 @@
 //! clio-board: a thin, fast layer over `shakmaty::Chess` — a position with an incrementally kept
-//! Zobrist key and repetition history, a compact 16-bit move, static exchange evaluation, perft,
-//! and FEN/EPD parsing with errors that name the bad field.
+//! Zobrist key and repetition history, a compact 16-bit move, static exchange evaluation, a
+//! gives-check test, perft, and FEN/EPD parsing with errors that name the bad field.
 
+mod check;
 mod fen;
 mod mv;
 mod perft;
 mod position;
 mod see;
 
-pub use fen::{parse_epd, parse_fen, FenError};
+pub use check::gives_check;
+pub use fen::{parse_epd, parse_fen, parse_fen_in, FenError};
 pub use mv::Move16;
 pub use perft::{perft, perft_divide, perft_divide_until};
 pub use position::Position;

@@ -115,7 +115,12 @@ impl Move16 {
 impl Move16 {
     /// UCI text of a shakmaty move in standard (non-960) notation: castling as `e1g1`.
     pub fn uci(m: &Move) -> String {
-        UciMove::from_move(*m, CastlingMode::Standard).to_string()
+        Move16::uci_in(m, CastlingMode::Standard)
+    }
+
+    /// UCI text in a castling mode: under `Chess960` castling is king-takes-rook (`e1h1`).
+    pub fn uci_in(m: &Move, mode: CastlingMode) -> String {
+        UciMove::from_move(*m, mode).to_string()
     }
 }
 

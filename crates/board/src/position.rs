@@ -21,6 +21,8 @@ pub struct Position {
     keys: Vec<u64>,
     /// Number of entries of `keys` that belong to the game before the search root.
     root: usize,
+    /// How castling is written in UCI: `e1g1` (standard) or king-takes-rook (`UCI_Chess960`).
+    mode: CastlingMode,
 }
 
 impl Default for Position {
@@ -49,12 +51,27 @@ impl Position {
             stack: Vec::with_capacity(256),
             keys: Vec::with_capacity(512),
             root: 0,
+            mode: CastlingMode::Standard,
         }
     }
 
     /// Parses a FEN (move counters optional); the error names the bad field.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         parse_fen(fen).map(Position::from_chess)
+    }
+
+    /// Parses a FEN in a castling mode (`Chess960`: X-FEN or Shredder-FEN castling rights, and
+    /// castling written king-takes-rook).
+    pub fn from_fen_in(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
+        let mut pos = crate::parse_fen_in(fen, mode).map(Position::from_chess)?;
+        pos.mode = mode;
+        Ok(pos)
+    }
+
+    /// The same position with castling written in `mode` from now on.
+    pub fn with_castling_mode(mut self, mode: CastlingMode) -> Position {
+        self.mode = mode;
+        self
     }
 
     /// The shakmaty position.
@@ -267,8 +284,8 @@ impl Position {
         full_key(&self.current)
     }
 
-    /// Castling mode of this position (always standard).
+    /// How castling is written in UCI for this position.
     pub fn castling_mode(&self) -> CastlingMode {
-        CastlingMode::Standard
+        self.mode
     }
 }

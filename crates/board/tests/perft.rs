@@ -1,7 +1,7 @@
 //! Perft against the published counts of ../shared/data/perft.epd (Chess Programming Wiki), and
 //! the incremental Zobrist key against a full recomputation along the perft walk.
 
-use clio_board::{parse_fen, perft, perft_divide, Position};
+use clio_board::{gives_check, parse_fen, perft, perft_divide, Position};
 use shakmaty::Position as _;
 
 const PERFT_EPD: &str = include_str!("../data/perft.epd");
@@ -57,7 +57,10 @@ fn walk(pos: &mut Position, depth: u32, checked: &mut u64) {
         return;
     }
     for m in pos.legal_moves() {
+        // gives_check before the move agrees with shakmaty's is_check after it.
+        let before = gives_check(pos.chess(), &m);
         pos.play(&m);
+        assert_eq!(before, pos.in_check(), "{m:?} after {}", pos.fen());
         walk(pos, depth - 1, checked);
         pos.undo();
     }
@@ -72,6 +75,8 @@ fn walk(pos: &mut Position, depth: u32, checked: &mut u64) {
     }
 }
 
+/// Also checks `gives_check` on every move of the walk (direct, discovered, promotion, castling
+/// and en passant checks are all among them) against shakmaty after the move.
 #[test]
 fn incremental_key_equals_recomputation_along_the_perft_walk() {
     let mut checked = 0;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use clio_board::shakmaty::{Chess, Color, Move, Position as _, Role, Square};
+use clio_board::shakmaty::{CastlingMode, Chess, Color, Move, Position as _, Role, Square};
 use clio_board::{perft_divide_until, Move16, Position};
 use clio_search::{time::budget, Info, Limits, Params, Score, SearchResult, Searcher};
 
@@ -63,6 +63,7 @@ enum Job {
     },
     Perft {
         position: Box<Chess>,
+        mode: CastlingMode,
         depth: u32,
         flags: Arc<Flags>,
     },
@@ -199,23 +200,29 @@ impl Engine {
             }
             Command::SetOption { name, value } => {
                 match options::apply(&mut self.settings, &name, value.as_deref()) {
-                    Ok(Effect::None) => {}
+                    Ok(Effect::None) => {
+                        let mode = self.castling_mode();
+                        self.position = self.position.clone().with_castling_mode(mode);
+                    }
                     Ok(Effect::ResizeHash(mb)) => self.submit(Job::ResizeHash(mb)),
                     Ok(Effect::ClearHash) => self.submit(Job::ClearHash),
                     Ok(Effect::SetThreads(n)) => self.submit(Job::SetThreads(n)),
                     Err(message) => note(&message),
                 }
             }
-            Command::Position { start, moves } => match set_position(&start, &moves) {
-                Ok(position) => self.position = position,
-                Err(message) => note(&format!("{message}; position unchanged")),
-            },
+            Command::Position { start, moves } => {
+                match set_position(&start, &moves, self.castling_mode()) {
+                    Ok(position) => self.position = position,
+                    Err(message) => note(&format!("{message}; position unchanged")),
+                }
+            }
             Command::Go(go) => self.go(&go),
             Command::Perft(depth) => {
                 let flags = self.next_flags();
                 let position = Box::new(self.position.chess().clone());
                 self.submit(Job::Perft {
                     position,
+                    mode: self.castling_mode(),
                     depth,
                     flags,
                 });
@@ -226,6 +233,15 @@ impl Engine {
             Command::Display => display(&self.position),
         }
         true
+    }
+
+    /// How castling is read and written: king-takes-rook under `UCI_Chess960`.
+    fn castling_mode(&self) -> CastlingMode {
+        if self.settings.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
     }
 
     /// The flags of a new search or perft. Every `go` gets its own answer: one that comes while
@@ -313,10 +329,10 @@ impl Default for Engine {
 }
 
 /// Builds the position of a `position` command; the error names the bad FEN field or move.
-fn set_position(start: &Start, moves: &[String]) -> Result<Position, String> {
+fn set_position(start: &Start, moves: &[String], mode: CastlingMode) -> Result<Position, String> {
     let mut position = match start {
-        Start::StartPos => Position::startpos(),
-        Start::Fen(fen) => Position::from_fen(fen).map_err(|e| e.to_string())?,
+        Start::StartPos => Position::startpos().with_castling_mode(mode),
+        Start::Fen(fen) => Position::from_fen_in(fen, mode).map_err(|e| e.to_string())?,
     };
     for (i, text) in moves.iter().enumerate() {
         position
@@ -326,8 +342,8 @@ fn set_position(start: &Start, moves: &[String]) -> Result<Position, String> {
     Ok(position)
 }
 
-/// The UCI line for one progress report.
-pub fn info_line(info: &Info) -> String {
+/// The UCI line for one progress report, castling written in `mode`.
+pub fn info_line(info: &Info, mode: CastlingMode) -> String {
     let score = match info.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(m) => format!("mate {m}"),
@@ -340,7 +356,7 @@ pub fn info_line(info: &Info) -> String {
         line.push_str(" pv");
         for m in &info.pv {
             line.push(' ');
-            line.push_str(&Move16::uci(m));
+            line.push_str(&Move16::uci_in(m, mode));
         }
     }
     line
@@ -348,7 +364,7 @@ pub fn info_line(info: &Info) -> String {
 
 /// The `bestmove` line: the search's move if it is legal, else the first legal move, else
 /// `0000`; the ponder move only if it is legal after the best move.
-pub fn bestmove_line(root: &Chess, result: &SearchResult) -> String {
+pub fn bestmove_line(root: &Chess, result: &SearchResult, mode: CastlingMode) -> String {
     let legal = root.legal_moves();
     let best: Option<Move> = result
         .best
@@ -357,13 +373,13 @@ pub fn bestmove_line(root: &Chess, result: &SearchResult) -> String {
     let Some(best) = best else {
         return "bestmove 0000".to_string();
     };
-    let mut line = format!("bestmove {}", Move16::uci(&best));
+    let mut line = format!("bestmove {}", Move16::uci_in(&best, mode));
     if let Some(ponder) = result.ponder {
         let mut after = root.clone();
         after.play_unchecked(best);
         if after.is_legal(ponder) {
             line.push_str(" ponder ");
-            line.push_str(&Move16::uci(&ponder));
+            line.push_str(&Move16::uci_in(&ponder, mode));
         }
     }
     line
@@ -384,7 +400,7 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                 *searcher.params_mut() = *params;
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     searcher.search(&position, &limits, &flags.stop, &mut |info| {
-                        send(&info_line(info))
+                        send(&info_line(info, position.castling_mode()))
                     })
                 }));
                 // A panic in the search is a bug, but the GUI still gets a legal move (the
@@ -411,14 +427,19 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                 // Done before the line goes out, so a `go` sent on reading it never finds this
                 // search still running.
                 flags.done.store(true, Ordering::SeqCst);
-                send(&bestmove_line(position.chess(), &result));
+                send(&bestmove_line(
+                    position.chess(),
+                    &result,
+                    position.castling_mode(),
+                ));
             }
             Job::Perft {
                 position,
+                mode,
                 depth,
                 flags,
             } => {
-                run_go_perft(&position, depth, &flags);
+                run_go_perft(&position, mode, depth, &flags);
             }
             Job::ResizeHash(mb) if mb != current_hash => match searcher.resize_hash(mb) {
                 Ok(()) => current_hash = mb,
@@ -437,12 +458,12 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
 
 /// `go perft N` as Stockfish prints it: `move: count` per root move, then `Nodes searched: N`.
 /// Once `stop` is set it ends with an `info string` saying how far it got instead.
-fn run_go_perft(position: &Chess, depth: u32, flags: &Flags) {
+fn run_go_perft(position: &Chess, mode: CastlingMode, depth: u32, flags: &Flags) {
     let start = Instant::now();
     let mut total = 0u64;
     let mut counted = 0;
     let finished = perft_divide_until(position, depth, &flags.stop, |m, count| {
-        send(&format!("{}: {count}", Move16::uci(&m)));
+        send(&format!("{}: {count}", Move16::uci_in(&m, mode)));
         total += count;
         counted += 1;
     });
@@ -503,6 +524,8 @@ fn display(position: &Position) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const STD: CastlingMode = CastlingMode::Standard;
     use clio_board::parse_fen;
 
     fn result(best: Option<Move>, ponder: Option<Move>) -> SearchResult {
@@ -527,24 +550,29 @@ mod tests {
         after.play_unchecked(e4);
         let e5 = mv(&after, "e7e5");
         assert_eq!(
-            bestmove_line(&start, &result(Some(e4), Some(e5))),
+            bestmove_line(&start, &result(Some(e4), Some(e5)), STD),
             "bestmove e2e4 ponder e7e5"
         );
         // A ponder move that is not legal after the best move is left out.
         assert_eq!(
-            bestmove_line(&start, &result(Some(e4), Some(e4))),
+            bestmove_line(&start, &result(Some(e4), Some(e4)), STD),
             "bestmove e2e4"
         );
         // A best move that is not legal here (black's move) is replaced by a legal one.
-        let line = bestmove_line(&start, &result(Some(e5), None));
+        let line = bestmove_line(&start, &result(Some(e5), None), STD);
         let text = line.strip_prefix("bestmove ").unwrap_or_default();
         assert!(Move16::from_uci(text, &start).is_some(), "{line}");
-        assert!(
-            Move16::from_uci(&bestmove_line(&start, &result(None, None))[9..], &start).is_some()
-        );
+        assert!(Move16::from_uci(
+            &bestmove_line(&start, &result(None, None), STD)[9..],
+            &start
+        )
+        .is_some());
         let mated = parse_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
             .expect("valid");
-        assert_eq!(bestmove_line(&mated, &result(None, None)), "bestmove 0000");
+        assert_eq!(
+            bestmove_line(&mated, &result(None, None), STD),
+            "bestmove 0000"
+        );
     }
 
     #[test]
@@ -561,7 +589,7 @@ mod tests {
             pv: vec![mv(&start, "e2e4")],
         };
         assert_eq!(
-            info_line(&info),
+            info_line(&info, STD),
             "info depth 5 seldepth 9 score mate -3 nodes 1234 nps 5678 hashfull 7 time 12 pv e2e4"
         );
     }
@@ -569,10 +597,14 @@ mod tests {
     #[test]
     fn position_errors_name_the_move() {
         let moves = ["e2e4".to_string(), "e2e4".to_string()];
-        let err = set_position(&Start::StartPos, &moves).unwrap_err();
+        let err = set_position(&Start::StartPos, &moves, STD).unwrap_err();
         assert!(err.contains("move 2") && err.contains("e2e4"), "{err}");
-        let ok = set_position(&Start::Fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into()), &[])
-            .expect("legal");
+        let ok = set_position(
+            &Start::Fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into()),
+            &[],
+            STD,
+        )
+        .expect("legal");
         assert_eq!(ok.fen(), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
     }
 }

@@ -139,6 +139,8 @@ fn read(tokens: &[&str], notes: &mut Vec<String>) -> Result<Command, String> {
     let (head, args) = (tokens[0], &tokens[1..]);
     // `ponder` and `infinite`, taken out of a `go` line before vampirc-uci sees it.
     let mut flags = Go::default();
+    // Shredder-FEN castling rights (`HFhf`, Chess960), shown to vampirc-uci as `-`.
+    let mut castling = None;
     let line = match head {
         "d" => return no_args(head, args).map(|()| Command::Display),
         "go" if args.first() == Some(&"perft") => return go_perft(args),
@@ -152,14 +154,14 @@ fn read(tokens: &[&str], notes: &mut Vec<String>) -> Result<Command, String> {
             return Err(format!("debug expects on or off, got \"{got}\""));
         }
         "setoption" => setoption_line(tokens)?,
-        "position" => position_line(args, notes)?,
+        "position" => position_line(args, notes, &mut castling)?,
         "go" => go_line(args, &mut flags, notes),
         _ => return Err(format!("unknown command \"{}\"", tokens.join(" "))),
     };
     let parsed = catch_unwind(AssertUnwindSafe(|| vampirc_uci::parse_one(&line)));
     match parsed {
         Ok(UciMessage::Unknown(..)) => Err(refusal(head, &line)),
-        Ok(message) => command(message, flags),
+        Ok(message) => command(message, flags).map(|c| with_castling(c, castling)),
         Err(_) => Err(format!("could not parse \"{line}\" (parser failure)")),
     }
 }
@@ -277,9 +279,38 @@ fn is_move_shape(token: &str) -> bool {
     }
 }
 
+/// Puts back the castling rights that vampirc-uci's FEN grammar cannot read (file letters, as
+/// Shredder-FEN writes them for Chess960) into the FEN it returned.
+fn with_castling(command: Command, castling: Option<String>) -> Command {
+    match (command, castling) {
+        (
+            Command::Position {
+                start: Start::Fen(fen),
+                moves,
+            },
+            Some(rights),
+        ) => {
+            let mut fields: Vec<&str> = fen.split_whitespace().collect();
+            if fields.len() > 2 {
+                fields[2] = &rights;
+            }
+            Command::Position {
+                start: Start::Fen(fields.join(" ")),
+                moves,
+            }
+        }
+        (command, _) => command,
+    }
+}
+
 /// `position` with the FEN's move counters filled in or clamped; refused when the start is
-/// neither `startpos` nor a FEN of 4 or 6 fields, or a listed move is not move-shaped.
-fn position_line(args: &[&str], notes: &mut Vec<String>) -> Result<String, String> {
+/// neither `startpos` nor a FEN of 4 or 6 fields, or a listed move is not move-shaped. Castling
+/// rights with file letters (Shredder-FEN) go to `castling`, and vampirc-uci sees `-`.
+fn position_line(
+    args: &[&str],
+    notes: &mut Vec<String>,
+    castling: &mut Option<String>,
+) -> Result<String, String> {
     let (setup, moves) = match args.iter().position(|&t| t == "moves") {
         Some(at) => (&args[..at], &args[at + 1..]),
         None => (args, &[][..]),
@@ -295,7 +326,12 @@ fn position_line(args: &[&str], notes: &mut Vec<String>) -> Result<String, Strin
     match setup {
         ["startpos"] => line.push_str(" startpos"),
         ["fen", fields @ ..] if fields.len() == 4 || fields.len() == 6 => {
-            line = format!("position fen {}", fields[..4].join(" "));
+            let mut head: Vec<&str> = fields[..4].to_vec();
+            if !head[2].chars().all(|c| "KQkq-".contains(c)) {
+                *castling = Some(head[2].to_string());
+                head[2] = "-";
+            }
+            line = format!("position fen {}", head.join(" "));
             for text in [fields.get(4).unwrap_or(&"0"), fields.get(5).unwrap_or(&"1")] {
                 let counter = match text.parse::<u128>() {
                     Ok(n) if n > u128::from(MAX_COUNTER) => {

@@ -1,4 +1,5 @@
-//! The UCI options: the engine's own (Hash, Threads, Clear Hash, Move Overhead, Ponder), then
+//! The UCI options: the engine's own (Hash, Threads, Clear Hash, Move Overhead, Ponder,
+//! UCI_Chess960), then
 //! every heuristic switch and every tunable of the search's registry, and `setoption` on them.
 
 use clio_search::{param_specs, switch_specs, Params, DEFAULT_MOVE_OVERHEAD_MS};
@@ -21,6 +22,9 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     /// Whether the GUI may send `go ponder` (declared for GUIs; pondering works either way).
     pub ponder: bool,
+    /// `UCI_Chess960`: FENs with X-FEN or Shredder-FEN castling, castling written
+    /// king-takes-rook (`e1h1`).
+    pub chess960: bool,
     /// The search's switches and tunables.
     pub params: Params,
 }
@@ -31,6 +35,7 @@ impl Default for Settings {
             hash_mb: DEFAULT_HASH_MB,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             ponder: false,
+            chess960: false,
             params: Params::default(),
         }
     }
@@ -59,6 +64,7 @@ pub fn option_lines() -> Vec<String> {
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ),
         "option name Ponder type check default false".to_string(),
+        "option name UCI_Chess960 type check default false".to_string(),
     ];
     for s in switch_specs() {
         lines.push(format!(
@@ -140,6 +146,10 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Result
         }
         "ponder" => {
             settings.ponder = check("Ponder", value)?;
+            return Ok(Effect::None);
+        }
+        "uci_chess960" => {
+            settings.chess960 = check("UCI_Chess960", value)?;
             return Ok(Effect::None);
         }
         _ => {}

@@ -381,3 +381,22 @@ fn never_panics_on_hostile_lines() {
         let _ = parse_line(line);
     }
 }
+/// Shredder-FEN castling (Chess960: the rooks' files) is beyond vampirc-uci's FEN grammar; it
+/// is passed around it and comes back in the FEN unchanged, move counters filled in as ever.
+#[test]
+fn shredder_fen_castling_rights_survive() {
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf -";
+    match parse_line(&format!("position fen {fen} moves g1f3")) {
+        Input::Command(
+            Command::Position {
+                start: Start::Fen(f),
+                moves,
+            },
+            _,
+        ) => {
+            assert_eq!(f, format!("{fen} 0 1"));
+            assert_eq!(moves, vec!["g1f3".to_string()]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
