@@ -132,3 +132,5 @@ openings:
 	$(CARGO) build --release -p clio -p clio-arena
 	$(RELEASE)/arena openings --engine $(RELEASE)/clio --nodes 10000 --plies 8 --count 4000 --min-cp -30 --max-cp 30 --seed 1 --threads 2 --out openings/clio-balanced.epd
 	$(RELEASE)/arena openings --engine $(RELEASE)/clio --nodes 10000 --plies 8 --count 1500 --min-cp 80 --max-cp 120 --seed 2 --threads 2 --out openings/clio-uho.epd
+	$(RELEASE)/arena openings --chess960 frc --out openings/frc.epd
+	$(RELEASE)/arena openings --chess960 dfrc --count 2000 --seed 1 --out openings/dfrc.epd

@@ -102,8 +102,15 @@ impl Format {
 }
 
 impl Book {
-    /// Loads a book, choosing the format by extension. Skipped entries are kept in `skipped`.
+    /// Loads a book of standard chess, choosing the format by extension. Skipped entries are
+    /// kept in `skipped`.
     pub fn load(path: &Path) -> Result<Book, BookError> {
+        Book::load_in(path, CastlingMode::Standard)
+    }
+
+    /// Loads a book in a castling mode (`Chess960`: FENs may set up any back rank, with X-FEN or
+    /// Shredder-FEN castling rights).
+    pub fn load_in(path: &Path, mode: CastlingMode) -> Result<Book, BookError> {
         let bytes = std::fs::read(path).map_err(|source| BookError::Io {
             path: path.to_path_buf(),
             source,
@@ -123,8 +130,8 @@ impl Book {
             .collect();
         let text = lines.join("\n");
         let (entries, mut skipped) = match Format::from_path(path) {
-            Format::Epd => parse_epd(&text),
-            Format::Pgn => parse_pgn(&text),
+            Format::Epd => parse_epd_in(&text, mode),
+            Format::Pgn => parse_pgn_in(&text, mode),
         };
         skipped.extend(not_utf8);
         skipped.sort_by_key(|s| s.line);
@@ -229,7 +236,7 @@ impl Sequence {
 
 /// Parses one EPD line into a legal position's FEN. The 4 EPD fields may be followed by
 /// operations; `hmvc` and `fmvn` set the move counters.
-fn parse_epd_line(line: &str) -> Result<String, String> {
+fn parse_epd_line(line: &str, mode: CastlingMode) -> Result<String, String> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     if fields.len() < 4 {
         return Err(format!("{} fields, need at least 4", fields.len()));
@@ -260,7 +267,7 @@ fn parse_epd_line(line: &str) -> Result<String, String> {
     );
     let fen = Fen::from_ascii(text.as_bytes()).map_err(|e| format!("invalid EPD: {e}"))?;
     let pos: Chess = fen
-        .into_position(CastlingMode::Standard)
+        .into_position(mode)
         .map_err(|e| format!("illegal position: {e}"))?;
     if pos.legal_moves().is_empty() {
         return Err("position has no legal move".to_string());
@@ -270,6 +277,11 @@ fn parse_epd_line(line: &str) -> Result<String, String> {
 
 /// Reads an EPD book: one position per line; blank lines and lines starting with `#` are ignored.
 pub fn parse_epd(text: &str) -> (Vec<BookEntry>, Vec<Skipped>) {
+    parse_epd_in(text, CastlingMode::Standard)
+}
+
+/// [`parse_epd`] in a castling mode.
+pub fn parse_epd_in(text: &str, mode: CastlingMode) -> (Vec<BookEntry>, Vec<Skipped>) {
     let mut entries = Vec::new();
     let mut skipped = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -277,7 +289,7 @@ pub fn parse_epd(text: &str) -> (Vec<BookEntry>, Vec<Skipped>) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        match parse_epd_line(line) {
+        match parse_epd_line(line, mode) {
             Ok(fen) => entries.push(BookEntry {
                 fen: Some(fen),
                 moves: Vec::new(),
@@ -302,6 +314,11 @@ struct RawGame {
 /// Reads a PGN book: each game's mainline (comments, variations, NAGs and move numbers dropped)
 /// from its FEN tag or the start position. A game with an illegal or unreadable move is skipped.
 pub fn parse_pgn(text: &str) -> (Vec<BookEntry>, Vec<Skipped>) {
+    parse_pgn_in(text, CastlingMode::Standard)
+}
+
+/// [`parse_pgn`] in a castling mode.
+pub fn parse_pgn_in(text: &str, mode: CastlingMode) -> (Vec<BookEntry>, Vec<Skipped>) {
     let mut games: Vec<RawGame> = Vec::new();
     let mut current: Option<RawGame> = None;
     let mut in_movetext = false;
@@ -383,7 +400,7 @@ pub fn parse_pgn(text: &str) -> (Vec<BookEntry>, Vec<Skipped>) {
     let mut entries = Vec::new();
     let mut skipped = Vec::new();
     for g in games {
-        match pgn_game_entry(&g) {
+        match pgn_game_entry(&g, mode) {
             Ok(Some(e)) => entries.push(e),
             Ok(None) => {}
             Err(reason) => skipped.push(Skipped {
@@ -407,11 +424,11 @@ fn tag_value(line: &str, name: &str) -> Option<String> {
 }
 
 /// Plays a read game's mainline; Ok(None) for a game with neither moves nor a FEN.
-fn pgn_game_entry(g: &RawGame) -> Result<Option<BookEntry>, String> {
+fn pgn_game_entry(g: &RawGame, mode: CastlingMode) -> Result<Option<BookEntry>, String> {
     let mut pos: Chess = match &g.fen {
         Some(f) => Fen::from_ascii(f.as_bytes())
             .map_err(|e| format!("invalid FEN tag {f:?}: {e}"))?
-            .into_position(CastlingMode::Standard)
+            .into_position(mode)
             .map_err(|e| format!("illegal FEN tag {f:?}: {e}"))?,
         None => Chess::default(),
     };
@@ -431,7 +448,7 @@ fn pgn_game_entry(g: &RawGame) -> Result<Option<BookEntry>, String> {
             .map_err(|e| format!("unreadable move {tok:?}: {e}"))?
             .to_move(&pos)
             .map_err(|e| format!("illegal move {tok:?}: {e}"))?;
-        moves.push(UciMove::from_move(m, CastlingMode::Standard).to_string());
+        moves.push(UciMove::from_move(m, mode).to_string());
         pos.play_unchecked(m);
     }
     if moves.is_empty() && start_fen.is_none() {

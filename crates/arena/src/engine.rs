@@ -42,7 +42,9 @@ pub struct EngineConfig {
     /// Options given to every engine of a run (`--option`), set before `options` where the
     /// engine declares them. One it lacks is skipped with a warning on stderr, as fastchess and
     /// cutechess do for `-each`: a gauntlet's engines differ in what they offer (Toga II has no
-    /// `Threads`).
+    /// `Threads`). Left out of the serialized config when empty, so the fingerprint of a run
+    /// without any is what it was before the field existed (its state file still resumes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shared_options: Vec<(String, String)>,
 }
 

@@ -12,6 +12,7 @@
 //! side to move's view) and the move counters as `hmvc`/`fmvn`, e.g.
 //! `rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - ce 18; hmvc 1; fmvn 2;`.
 
+pub mod chess960;
 pub mod cli;
 pub mod probe;
 pub mod walk;

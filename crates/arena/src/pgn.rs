@@ -8,7 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use shakmaty::{Chess, Color, Position};
 
-use crate::game::{GameRecord, Opening};
+use crate::game::{GameRecord, Opening, Variant};
 
 /// The standard start position's FEN.
 const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -66,7 +66,10 @@ pub fn to_pgn(game: &GameRecord, event: &str, round: u64) -> String {
     tag("White", &game.white);
     tag("Black", &game.black);
     tag("Result", game.result.pgn());
-    if game.start_fen != STARTPOS_FEN {
+    if game.variant == Variant::Fischerandom {
+        tag("Variant", "Chess960");
+    }
+    if game.start_fen != STARTPOS_FEN || game.variant == Variant::Fischerandom {
         tag("SetUp", "1");
         tag("FEN", &game.start_fen);
     }
@@ -132,7 +135,7 @@ fn start_numbering(game: &GameRecord) -> (usize, bool) {
         fen: Some(game.start_fen.clone()),
         moves: Vec::new(),
     };
-    match opening.play() {
+    match opening.play_in(game.variant.castling_mode()) {
         Ok(p) => {
             let pos: &Chess = &p.start;
             (pos.fullmoves().get() as usize, pos.turn() == Color::Black)
@@ -174,6 +177,7 @@ mod tests {
             started: UNIX_EPOCH + Duration::from_secs(1_700_000_000),
             duration_us: 3_723_000_000,
             engine_time_us: [0, 0],
+            variant: Variant::Standard,
         }
     }
 

@@ -56,6 +56,7 @@ fn start(config: EngineConfig) -> Engine {
 
 fn nodes(n: u64) -> GameSettings {
     GameSettings {
+        variant: Default::default(),
         limits: Limits {
             nodes: Some(n),
             stall_ms: 3_000,
@@ -124,6 +125,7 @@ fn hang_under_a_clock_stalls() {
     let mut fake = start(fake_config(&sf, "hang", 1));
     let mut sf = start(sf_config(&sf));
     let settings = GameSettings {
+        variant: Default::default(),
         limits: Limits {
             tc: Some("1+0.05".parse().unwrap()),
             nodes: Some(2000),
@@ -147,6 +149,7 @@ fn thinking_forever_under_a_clock_loses_on_time() {
     let mut fake = start(fake_config(&sf, "thinker", 1));
     let mut sf = start(sf_config(&sf));
     let settings = GameSettings {
+        variant: Default::default(),
         limits: Limits {
             tc: Some("1+0.05".parse().unwrap()),
             nodes: Some(2000),
@@ -169,6 +172,7 @@ fn late_move_loses_on_time_with_the_overrun() {
     let mut fake = start(fake_config(&sf, "slow", 2));
     let mut sf = start(sf_config(&sf));
     let settings = GameSettings {
+        variant: Default::default(),
         limits: Limits {
             tc: Some("2+0".parse().unwrap()),
             nodes: Some(2000),
@@ -220,6 +224,7 @@ fn garbage_and_odd_info_lines_do_not_cost_the_game() {
     let mut garbage = start(fake_config(&sf, "garbage", 0));
     let mut wdl = start(fake_config(&sf, "wdl", 0));
     let settings = GameSettings {
+        variant: Default::default(),
         adjudication: Adjudication {
             maxmoves: Some(4),
             ..Adjudication::default()
@@ -265,6 +270,7 @@ fn resign_adjudication_against_a_losing_engine() {
     let mut losing = start(fake_config(&sf, "losing", 0));
     let mut sf = start(sf_config(&sf));
     let settings = GameSettings {
+        variant: Default::default(),
         adjudication: Adjudication {
             resign: Some("movecount=3,score=400".parse().unwrap()),
             ..Adjudication::default()
@@ -288,6 +294,7 @@ fn draw_adjudication_between_drawish_engines() {
     let mut a = start(fake_config(&sf, "drawish", 0));
     let mut b = start(fake_config(&sf, "drawish", 0));
     let settings = GameSettings {
+        variant: Default::default(),
         adjudication: Adjudication {
             draw: Some("movenumber=1,movecount=1,score=10".parse().unwrap()),
             maxmoves: Some(40),
@@ -335,6 +342,7 @@ fn stop_flag_interrupts_a_game() {
         })
     };
     let settings = GameSettings {
+        variant: Default::default(),
         limits: Limits {
             movetime_ms: Some(10_000),
             margin_ms: 1000,
@@ -358,6 +366,7 @@ fn each_side_is_sent_its_own_clock_and_charged_its_own_time() {
     let mut slow = start(fake_config(&sf, "ownclock", 0));
     let mut sf = start(sf_config(&sf));
     let settings = GameSettings {
+        variant: Default::default(),
         limits: Limits {
             tc: Some("10+0".parse().unwrap()),
             nodes: Some(2000),

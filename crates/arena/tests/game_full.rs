@@ -115,6 +115,7 @@ fn stockfish_games_end_by_rule_or_adjudication_and_pgn_reads_back() {
     let mut records = Vec::new();
     for (i, (opening, limits)) in games.iter().enumerate() {
         let settings = GameSettings {
+            variant: Default::default(),
             limits: *limits,
             adjudication,
         };

@@ -1,4 +1,5 @@
-//! The books shipped in openings/: every line of every `.epd` file is read by arena's book
+//! The books shipped in openings/: every line of every `.epd` file (the Chess960 books in
+//! Chess960 mode) is read by arena's book
 //! reader without a complaint, is a legal position with a legal move, not in check, and unique
 //! in its file (placement, side, castling, en passant). The generated books also carry their
 //! score (`ce`) inside the window their README entry gives, and hold as many positions as
@@ -22,8 +23,18 @@ fn openings_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../openings")
 }
 
-/// Checks one book; returns its positions' scores (`ce`, where present).
+/// Checks one book (the Chess960 start-position books `frc.epd` and `dfrc.epd` in Chess960
+/// mode); returns its positions' scores (`ce`, where present).
 fn check_book(path: &Path) -> Vec<Option<i64>> {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let mode = if matches!(name, "frc.epd" | "dfrc.epd") {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
     let text = std::fs::read_to_string(path).expect("book is readable");
     let mut first_seen: HashMap<String, usize> = HashMap::new();
     let mut scores = Vec::new();
@@ -34,13 +45,13 @@ fn check_book(path: &Path) -> Vec<Option<i64>> {
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        let (entries, skipped) = book::parse_epd(trimmed);
+        let (entries, skipped) = book::parse_epd_in(trimmed, mode);
         assert!(skipped.is_empty(), "{where_}: {skipped:?}");
         assert_eq!(entries.len(), 1, "{where_}");
         let fen = entries[0].fen.clone().expect("an EPD entry has a FEN");
         let pos: Chess = Fen::from_ascii(fen.as_bytes())
             .expect("the reader's FEN parses")
-            .into_position(CastlingMode::Standard)
+            .into_position(mode)
             .expect("the reader's FEN is legal");
         assert!(!pos.is_check(), "{where_}: side to move is in check");
         assert!(!pos.is_game_over(), "{where_}: the game is over");

@@ -26,7 +26,9 @@ use record::side_index;
 pub use record::{
     color_name, Ending, GameOutcome, GameRecord, GameResult, MoveRecord, Termination,
 };
-pub use settings::{Adjudication, DrawRule, GameSettings, Limits, ResignRule, TimeControl};
+pub use settings::{
+    Adjudication, DrawRule, GameSettings, Limits, ResignRule, TimeControl, Variant,
+};
 
 /// Errors in game settings or openings, each naming the offending input.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -59,8 +59,14 @@ impl Opening {
         Opening::default()
     }
 
-    /// Checks the FEN and plays the book moves; the error names the bad FEN or move.
+    /// Checks the FEN and plays the book moves in standard chess; the error names the bad FEN
+    /// or move.
     pub fn play(&self) -> Result<PlayedOpening, GameError> {
+        self.play_in(CastlingMode::Standard)
+    }
+
+    /// The same in a castling mode (`Chess960`: any back-rank setup, castling king-takes-rook).
+    pub fn play_in(&self, mode: CastlingMode) -> Result<PlayedOpening, GameError> {
         let start: Chess = match &self.fen {
             None => Chess::default(),
             Some(f) => {
@@ -70,7 +76,7 @@ impl Opening {
                 };
                 let fen =
                     Fen::from_ascii(f.trim().as_bytes()).map_err(|e| fen_err(e.to_string()))?;
-                fen.into_position(CastlingMode::Standard)
+                fen.into_position(mode)
                     .map_err(|e| fen_err(e.to_string()))?
             }
         };
@@ -82,7 +88,7 @@ impl Opening {
                 mv: mv.clone(),
                 fen: fen_of(&position),
             })?;
-            uci.push(m.to_uci(CastlingMode::Standard).to_string());
+            uci.push(m.to_uci(mode).to_string());
             san.push(SanPlus::from_move_and_play_unchecked(&mut position, m).to_string());
             hashes.push(hash_of(&position));
         }

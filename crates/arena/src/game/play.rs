@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{Chess, Color, Position};
 
 use super::adjudication::{rule_ending, Adjudicator};
 use super::clock::Clock;
@@ -29,6 +29,7 @@ struct Sheet<'a> {
     started: (SystemTime, Instant),
     moves: Vec<MoveRecord>,
     engine_time: [u64; 2],
+    variant: Variant,
 }
 
 impl Sheet<'_> {
@@ -50,6 +51,7 @@ impl Sheet<'_> {
             started: self.started.0,
             duration_us: self.started.1.elapsed().as_micros() as u64,
             engine_time_us: self.engine_time,
+            variant: self.variant,
         }))
     }
 }
@@ -74,7 +76,8 @@ pub fn play_game(
     settings: &GameSettings,
     stop: &AtomicBool,
 ) -> Result<GameOutcome, GameError> {
-    let book = opening.play()?;
+    let mode = settings.variant.castling_mode();
+    let book = opening.play_in(mode)?;
     let limits = &settings.limits;
     let mut sheet = Sheet {
         names: [white.name().to_string(), black.name().to_string()],
@@ -84,6 +87,7 @@ pub fn play_game(
         started: (SystemTime::now(), Instant::now()),
         moves: Vec::new(),
         engine_time: [0; 2],
+        variant: settings.variant,
     };
     let engines = [white, black];
     for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
@@ -186,7 +190,7 @@ pub fn play_game(
         if let Err(overrun) = clocks[side_index(side)].charge(limits, elapsed_ms) {
             return Ok(sheet.end(Ending::lose_on_time(side, overrun), None));
         }
-        let uci_text = m.to_uci(CastlingMode::Standard).to_string();
+        let uci_text = m.to_uci(mode).to_string();
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
         hashes.push(hash_of(&pos));
         uci_moves.push(uci_text.clone());

@@ -169,6 +169,8 @@ pub struct GameRecord {
     /// summed per move in whole milliseconds it would lose half a millisecond a move, which at
     /// a node limit of a few milliseconds a move is most of what looks like runner overhead.
     pub engine_time_us: [u64; 2],
+    /// Standard chess or Chess960 (the PGN's `Variant` tag).
+    pub variant: super::Variant,
 }
 
 /// How a game ended: the result, the termination and fastchess's reason text.

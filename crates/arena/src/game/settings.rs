@@ -248,6 +248,34 @@ pub struct Adjudication {
     pub maxmoves: Option<u32>,
 }
 
+/// The rules of the games: standard chess, or Chess960 (fastchess's `-variant fischerandom`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Standard chess.
+    #[default]
+    Standard,
+    /// Chess960: the book's FENs may set up any back rank (X-FEN or Shredder-FEN castling
+    /// rights), every engine gets `UCI_Chess960 true`, castling is sent and read
+    /// king-takes-rook, and the PGN says `[Variant "Chess960"]`.
+    Fischerandom,
+}
+
+impl Variant {
+    /// Whether this is standard chess.
+    pub fn is_standard(&self) -> bool {
+        *self == Variant::Standard
+    }
+
+    /// How castling is read and written in this variant.
+    pub fn castling_mode(self) -> shakmaty::CastlingMode {
+        match self {
+            Variant::Standard => shakmaty::CastlingMode::Standard,
+            Variant::Fischerandom => shakmaty::CastlingMode::Chess960,
+        }
+    }
+}
+
 /// Everything that shapes a game besides the engines and the opening.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSettings {
@@ -255,6 +283,10 @@ pub struct GameSettings {
     pub limits: Limits,
     /// Adjudication rules.
     pub adjudication: Adjudication,
+    /// Standard chess or Chess960; left out of the serialized settings for standard chess, so
+    /// the fingerprint of a standard run is what it was before the field existed.
+    #[serde(default, skip_serializing_if = "Variant::is_standard")]
+    pub variant: Variant,
 }
 
 #[cfg(test)]

@@ -12,6 +12,15 @@ use super::{generate, load_starts, score_stats, write_book, Config, Limit, Outco
 use crate::engine::EngineConfig;
 use crate::runner::args;
 
+/// The Chess960 start-position books `arena openings --chess960` writes.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chess960Book {
+    /// Fischer random: the 960 setups, the same for both sides.
+    Frc,
+    /// Double Fischer random: White's and Black's setups drawn independently.
+    Dfrc,
+}
+
 /// Node limit used when neither `--nodes` nor `--depth` is given.
 pub const DEFAULT_NODES: u64 = 10_000;
 
@@ -21,8 +30,13 @@ pub struct OpeningsArgs {
     /// The UCI engine that scores candidates: a program and its arguments
     /// (`--engine target/release/clio`), or an `arena match` engine spec
     /// (`--engine cmd=PATH [arg=ARG]… [option.NAME=VALUE]…`).
-    #[arg(long, num_args = 1.., required = true, value_name = "CMD")]
+    #[arg(long, num_args = 1.., required_unless_present = "chess960", value_name = "CMD")]
     pub engine: Vec<String>,
+    /// Write Chess960 start positions instead (no engine): `frc`, all 960 setups in Scharnagl's
+    /// order, mirrored for Black; `dfrc`, `--count` distinct pairs of independent White and
+    /// Black setups drawn with `--seed`. The books for `--variant fischerandom`.
+    #[arg(long, value_enum, conflicts_with_all = ["engine", "input"])]
+    pub chess960: Option<Chess960Book>,
     /// A UCI option for the engine, `Name=Value` (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
@@ -132,6 +146,22 @@ pub fn summary(config: &Config, outcome: &Outcome, out: &Path, skipped: Option<u
 /// `arena openings`: generates the book and writes it to `--out`, with a progress bar on
 /// stderr (when a terminal) and a summary on stdout.
 pub fn run(args: &OpeningsArgs) -> anyhow::Result<()> {
+    if let Some(kind) = args.chess960 {
+        let lines = match kind {
+            Chess960Book::Frc => super::chess960::frc(),
+            Chess960Book::Dfrc => super::chess960::dfrc(args.count, args.seed),
+        };
+        let mut text = lines.join("\n");
+        text.push('\n');
+        std::fs::write(&args.out, text)
+            .with_context(|| format!("writing {}", args.out.display()))?;
+        println!(
+            "Wrote {} Chess960 start positions ({kind:?}) to {}",
+            lines.len(),
+            args.out.display()
+        );
+        return Ok(());
+    }
     let engine = engine_config(&args.engine, &args.options)?;
     let limit = match (args.nodes, args.depth) {
         (_, Some(d)) => Limit::Depth(d),

@@ -8,6 +8,7 @@ use clap::Args;
 
 use crate::book::Order;
 use crate::engine::EngineConfig;
+use crate::game::Variant;
 use crate::stats::{Model, SprtConfig};
 
 /// Game, book, concurrency and output options common to every match-playing command.
@@ -59,6 +60,10 @@ pub struct CommonArgs {
     /// UCI option for every engine, `Name=Value` (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
+    /// The rules: standard, or fischerandom (Chess960, as fastchess's `-variant`; every engine
+    /// gets `UCI_Chess960 true`, the book may hold any Chess960 setup).
+    #[arg(long, value_enum, default_value_t = Variant::Standard)]
+    pub variant: Variant,
     /// Append every counted game to this PGN file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,

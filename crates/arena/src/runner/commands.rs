@@ -13,6 +13,7 @@ use super::args::{
 use super::{run, Ending, Plan};
 use crate::book::{Book, Sequence};
 use crate::engine::EngineConfig;
+use crate::game::Variant;
 use crate::game::{Adjudication, DrawRule, GameSettings, Limits, ResignRule, TimeControl};
 use crate::refs;
 use crate::scheduler::MAX_CONCURRENCY;
@@ -133,6 +134,7 @@ pub fn settings(c: &CommonArgs) -> anyhow::Result<(GameSettings, String)> {
     };
     Ok((
         GameSettings {
+            variant: c.variant,
             limits,
             adjudication: Adjudication {
                 resign,
@@ -148,7 +150,7 @@ pub fn settings(c: &CommonArgs) -> anyhow::Result<(GameSettings, String)> {
 fn load_book(c: &CommonArgs) -> anyhow::Result<Book> {
     match &c.openings {
         Some(path) => {
-            let book = Book::load(path)?;
+            let book = Book::load_in(path, c.variant.castling_mode())?;
             book.warn_skipped();
             Ok(book)
         }
@@ -204,6 +206,13 @@ pub fn plan(
     }
     let book = load_book(c)?;
     let seed = seed(c);
+    let mut engines = engines;
+    if c.variant == Variant::Fischerandom {
+        // Checked strictly: an engine without UCI_Chess960 cannot play these games.
+        for e in &mut engines {
+            e.options.push(("UCI_Chess960".into(), "true".into()));
+        }
+    }
     let sequence = Sequence::new(book.entries.len(), c.order, seed, c.start - 1);
     let mut fp = BTreeMap::new();
     for (i, e) in engines.iter().enumerate() {

@@ -411,6 +411,7 @@ impl Config {
             maxmoves: m.maxmoves,
         };
         Ok(GameSettings {
+            variant: Default::default(),
             limits,
             adjudication,
         })
