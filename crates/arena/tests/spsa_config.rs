@@ -257,3 +257,32 @@ fn shipped_campaigns_are_valid() {
     }
     assert!(n >= 1, "no campaign in tuning/");
 }
+
+/// `[match] variant = "fischerandom"` tunes in Chess960: both sides get `UCI_Chess960`, the
+/// games are Chess960 and the run's fingerprint says so; a standard campaign's fingerprint is
+/// what it was before the field existed; an unknown variant is refused naming the field.
+#[test]
+fn a_campaign_can_tune_in_chess960() {
+    use clio_arena::game::Variant;
+    let frc = GOOD.replace(
+        "concurrency = 2\n",
+        "concurrency = 2\nvariant = \"fischerandom\"\n",
+    );
+    let (cfg, _) = Config::parse(&frc, Path::new(FILE)).unwrap();
+    assert!(cfg
+        .fixed_options()
+        .contains(&("UCI_Chess960".to_string(), "true".to_string())));
+    assert_eq!(cfg.game_settings().unwrap().variant, Variant::Fischerandom);
+    assert_eq!(
+        cfg.fingerprint().get("variant").map(String::as_str),
+        Some("fischerandom")
+    );
+    let (std, _) = Config::parse(GOOD, Path::new(FILE)).unwrap();
+    assert!(!std.fingerprint().contains_key("variant"));
+    assert!(!std.fixed_options().iter().any(|(n, _)| n == "UCI_Chess960"));
+    let err = refusal(&GOOD.replace(
+        "concurrency = 2\n",
+        "concurrency = 2\nvariant = \"crazyhouse\"\n",
+    ));
+    assert!(err.contains("variant"), "{err}");
+}

@@ -132,6 +132,10 @@ pub struct MatchSection {
     pub draw: Option<DrawSection>,
     /// Move cap per engine.
     pub maxmoves: Option<u32>,
+    /// `"standard"` (the default) or `"fischerandom"`: Chess960 games, as `--variant` in
+    /// `arena sprt` (both sides get `UCI_Chess960 true`; the book may set up any back rank).
+    #[serde(default)]
+    pub variant: crate::game::Variant,
 }
 
 /// `resign = { movecount = 3, score = 400 }` (fastchess `-resign`).
@@ -379,11 +383,16 @@ impl Config {
 
     /// The fixed UCI options as `(name, value)` text, in name order.
     pub fn fixed_options(&self) -> Vec<(String, String)> {
-        self.matches
+        let mut options: Vec<(String, String)> = self
+            .matches
             .options
             .iter()
             .filter_map(|(k, v)| option_text(v).ok().map(|t| (k.clone(), t)))
-            .collect()
+            .collect();
+        if !self.matches.variant.is_standard() {
+            options.push(("UCI_Chess960".into(), "true".into()));
+        }
+        options
     }
 
     /// The game settings of `[match]` (already validated by `load`).
@@ -411,7 +420,7 @@ impl Config {
             maxmoves: m.maxmoves,
         };
         Ok(GameSettings {
-            variant: Default::default(),
+            variant: m.variant,
             limits,
             adjudication,
         })
@@ -430,6 +439,9 @@ impl Config {
         f.insert("gamma".into(), s.gamma.to_string());
         f.insert("a_ratio".into(), s.a_ratio.to_string());
         f.insert("seed".into(), s.seed.to_string());
+        if !self.matches.variant.is_standard() {
+            f.insert("variant".into(), "fischerandom".into());
+        }
         for p in &self.params {
             f.insert(
                 format!("param.{}", p.name),

@@ -221,7 +221,7 @@ fn start_engines(config: &Config, path: &Path) -> anyhow::Result<EngineMatch> {
     };
     let book = match &m.openings {
         Some(b) => {
-            let book = Book::load(Path::new(b))
+            let book = Book::load_in(Path::new(b), m.variant.castling_mode())
                 .map_err(|e| anyhow::anyhow!("{}: field `match.openings`: {e}", path.display()))?;
             book.warn_skipped();
             book
