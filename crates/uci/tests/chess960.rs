@@ -13,14 +13,6 @@ use std::time::Duration;
 use common::*;
 use shakmaty::Position as _;
 
-/// Prints why the test is skipped, or fails it under CI.
-fn skip(why: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI=true and the test cannot run: {why}");
-    }
-    eprintln!("skipped: {why}");
-}
-
 fn stockfish() -> Option<String> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ci/find-engine.sh");
     let out = Command::new("bash")
@@ -92,7 +84,7 @@ fn perft_and_divide_agree_with_stockfish_on_chess960_positions() {
                 castles += ours
                     .keys()
                     .filter(|m| {
-                        let c = chess(fen);
+                        let c = chess960(fen);
                         let (from, to) = (&m[..2], &m[2..4]);
                         let sq = |s: &str| s.parse::<shakmaty::Square>().unwrap();
                         c.board().king_of(c.turn()) == Some(sq(from))
@@ -109,7 +101,7 @@ fn perft_and_divide_agree_with_stockfish_on_chess960_positions() {
     );
 }
 
-fn chess(fen: &str) -> shakmaty::Chess {
+fn chess960(fen: &str) -> shakmaty::Chess {
     shakmaty::fen::Fen::from_ascii(fen.as_bytes())
         .unwrap()
         .into_position(shakmaty::CastlingMode::Chess960)

@@ -7,15 +7,7 @@ mod common;
 
 use std::process::Command;
 
-use common::clio_path;
-
-/// Prints why the test is skipped, or fails it under CI.
-fn skip(why: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI=true and the test cannot run: {why}");
-    }
-    println!("skipped: {why}");
-}
+use common::{clio_path, skip};
 
 #[test]
 fn python_chess_plays_a_short_game() {

@@ -267,6 +267,15 @@ impl Variant {
         *self == Variant::Standard
     }
 
+    /// The UCI options every engine needs for this variant (checked strictly: an engine
+    /// without `UCI_Chess960` cannot play Chess960).
+    pub fn engine_options(self) -> Vec<(String, String)> {
+        match self {
+            Variant::Standard => Vec::new(),
+            Variant::Fischerandom => vec![("UCI_Chess960".into(), "true".into())],
+        }
+    }
+
     /// How castling is read and written in this variant.
     pub fn castling_mode(self) -> shakmaty::CastlingMode {
         match self {

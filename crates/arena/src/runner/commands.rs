@@ -13,7 +13,6 @@ use super::args::{
 use super::{run, Ending, Plan};
 use crate::book::{Book, Sequence};
 use crate::engine::EngineConfig;
-use crate::game::Variant;
 use crate::game::{Adjudication, DrawRule, GameSettings, Limits, ResignRule, TimeControl};
 use crate::refs;
 use crate::scheduler::MAX_CONCURRENCY;
@@ -207,11 +206,8 @@ pub fn plan(
     let book = load_book(c)?;
     let seed = seed(c);
     let mut engines = engines;
-    if c.variant == Variant::Fischerandom {
-        // Checked strictly: an engine without UCI_Chess960 cannot play these games.
-        for e in &mut engines {
-            e.options.push(("UCI_Chess960".into(), "true".into()));
-        }
+    for e in &mut engines {
+        e.options.extend(c.variant.engine_options());
     }
     let sequence = Sequence::new(book.entries.len(), c.order, seed, c.start - 1);
     let mut fp = BTreeMap::new();

@@ -389,9 +389,7 @@ impl Config {
             .iter()
             .filter_map(|(k, v)| option_text(v).ok().map(|t| (k.clone(), t)))
             .collect();
-        if !self.matches.variant.is_standard() {
-            options.push(("UCI_Chess960".into(), "true".into()));
-        }
+        options.extend(self.matches.variant.engine_options());
         options
     }
 

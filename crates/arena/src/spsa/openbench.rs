@@ -22,6 +22,14 @@ pub struct LineError {
     pub reason: String,
 }
 
+/// A finite number, or why `text` (the field `what`) is not one.
+fn finite(text: &str, what: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("{what} \"{text}\" is not a number"))
+}
+
 /// Parses OpenBench SPSA lines. Blank lines and `#` comments are skipped; every other line
 /// must have the seven fields.
 pub fn parse_lines(text: &str) -> Result<Vec<Param>, LineError> {
@@ -48,13 +56,7 @@ pub fn parse_lines(text: &str) -> Result<Vec<Param>, LineError> {
             "float" => Kind::Float,
             other => return Err(err(format!("type \"{other}\" is not int or float"))),
         };
-        let num = |j: usize, what: &str| -> Result<f64, LineError> {
-            fields[j]
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| err(format!("{what} \"{}\" is not a number", fields[j])))
-        };
+        let num = |j: usize, what: &str| finite(fields[j], what).map_err(err);
         if fields[0].is_empty() {
             return Err(err("empty name".into()));
         }
@@ -277,13 +279,7 @@ pub fn parse_outputs(text: &str) -> Result<Vec<OutputRow>, LineError> {
             digest = true;
             continue;
         }
-        let num = |j: usize, what: &str| -> Result<f64, LineError> {
-            fields[j]
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| err(format!("{what} \"{}\" is not a number", fields[j])))
-        };
+        let num = |j: usize, what: &str| finite(fields[j], what).map_err(err);
         let row = match (digest, fields.len()) {
             (true, 9) => OutputRow {
                 name: fields[0].to_string(),

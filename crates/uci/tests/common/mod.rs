@@ -14,6 +14,15 @@ use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, Move};
 /// Generous bound for answers that should come at once (never a timing assertion).
 pub const QUICK: Duration = Duration::from_secs(5);
 
+/// Prints why a test that needs a missing tool is skipped, or fails it under CI (`CI=true`), so
+/// a missing install step is never green.
+pub fn skip(why: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI=true and the test cannot run: {why}");
+    }
+    println!("skipped: {why}");
+}
+
 /// The engine binary under test.
 pub fn clio_path() -> &'static str {
     env!("CARGO_BIN_EXE_clio")
