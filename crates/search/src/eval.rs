@@ -1,5 +1,5 @@
 //! Tapered static evaluation: material and piece-square tables (PeSTO), pawn structure,
-//! mobility, king safety, bishop pair, rooks on open files and a tempo bonus.
+//! mobility, king safety, threats, bishop pair, rooks on open files and a tempo bonus.
 //!
 //! Every term is a middlegame/endgame pair; the two sums are blended by the game phase, counted
 //! from non-pawn material on the 24-point scale of Fruit and PeSTO (minor 1, rook 2, queen 4):
@@ -63,6 +63,7 @@ const SHIELD_FAR: S = WEIGHTS.shield_far;
 const BISHOP_PAIR: S = WEIGHTS.bishop_pair;
 const ROOK_OPEN_FILE: S = WEIGHTS.rook_open_file;
 const ROOK_SEMI_OPEN_FILE: S = WEIGHTS.rook_semi_open_file;
+const THREATS: [S; 4] = WEIGHTS.threats;
 
 /// Material plus piece-square value per role, indexed by the square relative to the piece's
 /// own side (a1 = 0 from White's view; Black's squares are flipped vertically first).
@@ -309,9 +310,10 @@ fn side(board: &Board, us: Color, t: &mut impl Tracer) -> S {
             t.add(us, 1, |w| &mut w.pst[r][rel ^ 56]);
         }
     }
-    let (mobility, king_attack) = activity(board, us, t);
+    let (mobility, king_attack, threats) = activity(board, us, t);
     total += mobility;
     total += king_attack;
+    total += threats;
 
     let bishops = board.bishops() & ours;
     if (bishops & Bitboard::LIGHT_SQUARES).any() && (bishops & Bitboard::DARK_SQUARES).any() {
@@ -333,9 +335,9 @@ fn side(board: &Board, us: Color, t: &mut impl Tracer) -> S {
     total
 }
 
-/// Mobility of `us`'s knights, bishops, rooks and queens, and the bonus for their attacks on
-/// the enemy king zone.
-fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S) {
+/// Mobility of `us`'s knights, bishops, rooks and queens, the bonus for their attacks on the
+/// enemy king zone, and `us`'s threats on enemy pieces.
+fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
     let occupied = board.occupied();
     let ours = board.by_color(us);
     let their_pawns = (board.pawns() & board.by_color(!us)).0;
@@ -345,6 +347,8 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S) {
     });
 
     let mut mobility = S::default();
+    let mut minor_reach = 0u64;
+    let mut rook_reach = 0u64;
     let mut attackers = 0;
     let mut attack_units = S::default();
     let mut attacks_by = [0; 4];
@@ -360,6 +364,11 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S) {
                 _ => attacks::queen_attacks(sq, occupied),
             }
             .0;
+            match role {
+                Role::Knight | Role::Bishop => minor_reach |= reach,
+                Role::Rook => rook_reach |= reach,
+                _ => {}
+            }
             let count = (reach & mobility_area).count_ones() as i32 - MOBILITY_OFFSET[i];
             mobility += MOBILITY_WEIGHT[i] * count;
             t.add(us, count, |w| &mut w.mobility[i]);
@@ -379,7 +388,27 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S) {
         attack_units.mg * percent / KING_ATTACK_DIV,
         attack_units.eg * percent / KING_ATTACK_DIV,
     );
-    (mobility, king_attack)
+
+    // Threats: enemy pieces attacked by something cheaper (or, for the queen, by any piece).
+    let theirs = board.by_color(!us).0;
+    let their_minors = (board.knights() | board.bishops()).0 & theirs;
+    let their_rooks = board.rooks().0 & theirs;
+    let their_queens = board.queens().0 & theirs;
+    let by_pawn = pawn_attacks(us, (board.pawns() & ours).0);
+    let counts = [
+        ((their_minors | their_rooks | their_queens) & by_pawn).count_ones() as i32,
+        (their_minors & minor_reach).count_ones() as i32,
+        (their_rooks & minor_reach).count_ones() as i32,
+        (their_queens & (minor_reach | rook_reach)).count_ones() as i32,
+    ];
+    let mut threats = S::default();
+    for (i, n) in counts.into_iter().enumerate() {
+        if n > 0 {
+            threats += THREATS[i] * n;
+            t.add(us, n, |w| &mut w.threats[i]);
+        }
+    }
+    (mobility, king_attack, threats)
 }
 
 /// Bonus for `us`'s rooks on files without pawns (open) or without own pawns (semi-open).
@@ -532,6 +561,17 @@ mod tests {
     }
 
     #[test]
+    fn trace_counts_threats() {
+        // White pawns c4 and e4 attack the knight on d5: one piece attacked by pawns.
+        let t = trace(&fen("4k3/8/8/3n4/2P1P3/3P4/8/4K3 w - - 0 1"));
+        assert_eq!(t.terms.threats, [[0, 1], [0, 0], [0, 0], [0, 0]]);
+        // The bishop on b2 attacks the rook on d4, the rook on c1 the queen on c4; Black's
+        // queen attacks the rook on c1, which no term counts (a rook attacked by a queen).
+        let t = trace(&fen("4k3/8/8/8/2qr4/8/1B6/2R1K3 w - - 0 1"));
+        assert_eq!(t.terms.threats, [[0, 0], [0, 0], [0, 1], [0, 1]]);
+    }
+
+    #[test]
     fn groups_cover_every_weight_once() {
         let names: Vec<&str> = WEIGHTS.groups().iter().map(|(n, _)| *n).collect();
         let mut unique = names.clone();
@@ -539,7 +579,7 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), GROUPS);
         let len: usize = WEIGHTS.groups().iter().map(|(_, g)| g.len()).sum();
-        assert_eq!(len, 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5);
+        assert_eq!(len, 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4);
         assert_eq!(WEIGHTS.groups()[1].1[0], WEIGHTS.pst[0][0]);
     }
 

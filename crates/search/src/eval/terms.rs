@@ -65,6 +65,9 @@ pub struct Terms<T> {
     pub rook_open_file: T,
     /// A rook on a file without own pawns but with enemy ones.
     pub rook_semi_open_file: T,
+    /// Enemy pieces attacked: a knight, bishop, rook or queen by a pawn; a knight or bishop
+    /// by a knight or bishop; a rook by a knight or bishop; a queen by a knight, bishop or rook.
+    pub threats: [T; 4],
 }
 
 /// The evaluation's weights.
@@ -88,12 +91,13 @@ macro_rules! groups {
             ("bishop_pair", $one($($r)+ $t.bishop_pair)),
             ("rook_open_file", $one($($r)+ $t.rook_open_file)),
             ("rook_semi_open_file", $one($($r)+ $t.rook_semi_open_file)),
+            ("threats", $($r)+ $t.threats[..]),
         ]
     };
 }
 
 /// Number of groups in a [`Terms`].
-pub const GROUPS: usize = 12;
+pub const GROUPS: usize = 13;
 
 impl<T> Terms<T> {
     /// Each group with its name, in the tuner's order.
@@ -133,6 +137,7 @@ impl<T: Copy + Default> Default for Terms<T> {
             bishop_pair: z,
             rook_open_file: z,
             rook_semi_open_file: z,
+            threats: [z; 4],
         }
     }
 }

@@ -5,7 +5,7 @@
 //! Published starting values, never fitted to Clio: material and piece-square tables from PeSTO
 //! by Ronald Friederich (https://www.chessprogramming.org/PeSTO%27s_Evaluation_Function); pawn
 //! structure, mobility and rook files from Fruit 2.1; king attack units from chessprogramming.org
-//! ("King Safety"); shield, passed pawns, bishop pair and tempo by hand.
+//! ("King Safety"); threats after Ethereal's; shield, passed pawns, bishop pair and tempo by hand.
 
 use super::{s, Weights};
 
@@ -88,4 +88,5 @@ pub const WEIGHTS: Weights = Weights {
     bishop_pair: s(30, 50),
     rook_open_file: s(20, 10),
     rook_semi_open_file: s(10, 5),
+    threats: [s(50, 60), s(25, 40), s(45, 30), s(50, 15)],
 };
