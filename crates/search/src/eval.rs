@@ -1,5 +1,5 @@
 //! Tapered static evaluation: material and piece-square tables (PeSTO), pawn structure,
-//! mobility, king safety, threats, bishop pair, rooks on open files and a tempo bonus.
+//! passed-pawn detail, mobility, king safety, threats, bishop pair, rooks on open files and a tempo bonus.
 //!
 //! Every term is a middlegame/endgame pair; the two sums are blended by the game phase, counted
 //! from non-pawn material on the 24-point scale of Fruit and PeSTO (minor 1, rook 2, queen 4):
@@ -64,6 +64,8 @@ const BISHOP_PAIR: S = WEIGHTS.bishop_pair;
 const ROOK_OPEN_FILE: S = WEIGHTS.rook_open_file;
 const ROOK_SEMI_OPEN_FILE: S = WEIGHTS.rook_semi_open_file;
 const THREATS: [S; 4] = WEIGHTS.threats;
+const PASSED_FREE: [S; 8] = WEIGHTS.passed_free;
+const PASSED_KING: [S; 2] = WEIGHTS.passed_king;
 
 /// Material plus piece-square value per role, indexed by the square relative to the piece's
 /// own side (a1 = 0 from White's view; Black's squares are flipped vertically first).
@@ -449,6 +451,27 @@ fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
             let rank = relative(us, sq) / 8;
             total += PASSED[rank];
             t.add(us, 1, |w| &mut w.passed[rank]);
+            // The square ahead (a passed pawn is never on the last rank).
+            let Some(stop) = sq.offset(us.fold_wb(8, -8)) else {
+                continue;
+            };
+            if !board.occupied().contains(stop) {
+                total += PASSED_FREE[rank];
+                t.add(us, 1, |w| &mut w.passed_free[rank]);
+            }
+            if rank >= 3 {
+                let weight = rank as i32 - 2;
+                for (k, king) in [board.king_of(us), board.king_of(!us)]
+                    .into_iter()
+                    .enumerate()
+                {
+                    if let Some(king) = king {
+                        let n = weight * king.distance(stop) as i32;
+                        total += PASSED_KING[k] * n;
+                        t.add(us, n, |w| &mut w.passed_king[k]);
+                    }
+                }
+            }
         }
     }
     total
@@ -561,10 +584,16 @@ mod tests {
     }
 
     #[test]
-    fn trace_counts_threats() {
+    fn trace_counts_threats_and_passed_pawn_detail() {
         // White pawns c4 and e4 attack the knight on d5: one piece attacked by pawns.
         let t = trace(&fen("4k3/8/8/3n4/2P1P3/3P4/8/4K3 w - - 0 1"));
         assert_eq!(t.terms.threats, [[0, 1], [0, 0], [0, 0], [0, 0]]);
+        // All three white pawns are passed with an empty square ahead.
+        assert_eq!(t.terms.passed_free[3], [0, 2]);
+        assert_eq!(t.terms.passed_free[2], [0, 1]);
+        // Fourth-rank pawns weigh 1: stop squares c5 and e5 are 4 from the king on e1 each and
+        // 3 from the king on e8 each; d3 is too far back to count.
+        assert_eq!(t.terms.passed_king, [[0, 8], [0, 6]]);
         // The bishop on b2 attacks the rook on d4, the rook on c1 the queen on c4; Black's
         // queen attacks the rook on c1, which no term counts (a rook attacked by a queen).
         let t = trace(&fen("4k3/8/8/8/2qr4/8/1B6/2R1K3 w - - 0 1"));
@@ -579,7 +608,7 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), GROUPS);
         let len: usize = WEIGHTS.groups().iter().map(|(_, g)| g.len()).sum();
-        assert_eq!(len, 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4);
+        assert_eq!(len, 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2);
         assert_eq!(WEIGHTS.groups()[1].1[0], WEIGHTS.pst[0][0]);
     }
 

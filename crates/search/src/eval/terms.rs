@@ -68,6 +68,11 @@ pub struct Terms<T> {
     /// Enemy pieces attacked: a knight, bishop, rook or queen by a pawn; a knight or bishop
     /// by a knight or bishop; a rook by a knight or bishop; a queen by a knight, bishop or rook.
     pub threats: [T; 4],
+    /// A passed pawn whose stop square (the one ahead) is empty, by relative rank 1..8.
+    pub passed_free: [T; 8],
+    /// Per passed pawn on relative rank 4..7: its stop square's distance to the own king (`[0]`)
+    /// and to the enemy king (`[1]`), times the rank less 3 (1 on the 4th rank, 4 on the 7th).
+    pub passed_king: [T; 2],
 }
 
 /// The evaluation's weights.
@@ -92,12 +97,14 @@ macro_rules! groups {
             ("rook_open_file", $one($($r)+ $t.rook_open_file)),
             ("rook_semi_open_file", $one($($r)+ $t.rook_semi_open_file)),
             ("threats", $($r)+ $t.threats[..]),
+            ("passed_free", $($r)+ $t.passed_free[..]),
+            ("passed_king", $($r)+ $t.passed_king[..]),
         ]
     };
 }
 
 /// Number of groups in a [`Terms`].
-pub const GROUPS: usize = 13;
+pub const GROUPS: usize = 15;
 
 impl<T> Terms<T> {
     /// Each group with its name, in the tuner's order.
@@ -138,6 +145,8 @@ impl<T: Copy + Default> Default for Terms<T> {
             rook_open_file: z,
             rook_semi_open_file: z,
             threats: [z; 4],
+            passed_free: [z; 8],
+            passed_king: [z; 2],
         }
     }
 }

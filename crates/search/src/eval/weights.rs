@@ -5,7 +5,7 @@
 //! Published starting values, never fitted to Clio: material and piece-square tables from PeSTO
 //! by Ronald Friederich (https://www.chessprogramming.org/PeSTO%27s_Evaluation_Function); pawn
 //! structure, mobility and rook files from Fruit 2.1; king attack units from chessprogramming.org
-//! ("King Safety"); threats after Ethereal's; shield, passed pawns, bishop pair and tempo by hand.
+//! ("King Safety"); threats and passed-pawn king distance after Ethereal's; shield, passed pawns, bishop pair and tempo by hand.
 
 use super::{s, Weights};
 
@@ -89,4 +89,6 @@ pub const WEIGHTS: Weights = Weights {
     rook_open_file: s(20, 10),
     rook_semi_open_file: s(10, 5),
     threats: [s(50, 60), s(25, 40), s(45, 30), s(50, 15)],
+    passed_free: [s(0, 0), s(0, 0), s(0, 2), s(0, 5), s(5, 15), s(10, 30), s(20, 50), s(0, 0)],
+    passed_king: [s(0, -4), s(0, 8)],
 };
