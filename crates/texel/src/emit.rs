@@ -86,7 +86,10 @@ mod tests {
         for (name, _) in WEIGHTS.groups() {
             assert_eq!(text.matches(&format!("    {name}: ")).count(), 1, "{name}");
         }
-        assert_eq!(text.matches("s(").count(), 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5);
+        assert_eq!(
+            text.matches("s(").count(),
+            6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2
+        );
         assert!(text
             .lines()
             .filter(|l| l.starts_with("//!"))
