@@ -20,7 +20,8 @@ build:
 	$(CARGO) build --release --workspace
 
 # The test command (README, .ci/run): installs its own needs, then format, lints, bench
-# signature and every test, in release mode so the perft suite stays quick.
+# signature and every test (the test profile is optimised, opt-level 3 in Cargo.toml, so the
+# perft suite stays quick).
 test:
 	bash ci/setup.sh
 	$(CARGO) fmt --all -- --check

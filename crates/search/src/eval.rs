@@ -434,6 +434,8 @@ fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
     let our_pawns = (board.pawns() & board.by_color(us)).0;
     let their_pawns = (board.pawns() & board.by_color(!us)).0;
     let side = color_index(us);
+    let occupied = board.occupied();
+    let kings = [board.king_of(us), board.king_of(!us)];
     let mut total = S::default();
     for sq in Bitboard(our_pawns) {
         let i = sq as usize;
@@ -455,16 +457,13 @@ fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
             let Some(stop) = sq.offset(us.fold_wb(8, -8)) else {
                 continue;
             };
-            if !board.occupied().contains(stop) {
+            if !occupied.contains(stop) {
                 total += PASSED_FREE[rank];
                 t.add(us, 1, |w| &mut w.passed_free[rank]);
             }
             if rank >= 3 {
                 let weight = rank as i32 - 2;
-                for (k, king) in [board.king_of(us), board.king_of(!us)]
-                    .into_iter()
-                    .enumerate()
-                {
+                for (k, king) in kings.iter().enumerate() {
                     if let Some(king) = king {
                         let n = weight * king.distance(stop) as i32;
                         total += PASSED_KING[k] * n;
