@@ -186,9 +186,10 @@ fn main() -> Result<()> {
     let note = format!(
         "Fitted by `texel --skip-plies {} --holdout {} --epochs {} --lr {} --l2 {} --lambda {}{}` \
          to {} quiet positions \
-         from {} games ({}), starting from published values (PeSTO's material and piece-square \
-         tables, Fruit 2.1's pawn structure, mobility and rook files, chessprogramming.org's \
-         king attack units){}. K = {k:.4}; mean squared error {summary}.",
+         from {} games ({}), starting from the weights this file held before (the first fit \
+         started from published values: PeSTO's material and piece-square tables, Fruit 2.1's \
+         pawn structure, mobility and rook files, chessprogramming.org's king attack \
+         units){}. K = {k:.4}; mean squared error {summary}.",
         cli.skip_plies,
         cli.holdout,
         cli.epochs,
