@@ -1,5 +1,5 @@
 //! Tapered static evaluation: material and piece-square tables (PeSTO), pawn structure,
-//! passed-pawn detail, mobility, king safety, threats, bishop pair, rooks on open files and a tempo bonus.
+//! passed-pawn detail, mobility, king safety (attack units and safe checks), threats, bishop pair, rooks on open files and a tempo bonus.
 //!
 //! Every term is a middlegame/endgame pair; the two sums are blended by the game phase, counted
 //! from non-pawn material on the 24-point scale of Fruit and PeSTO (minor 1, rook 2, queen 4):
@@ -66,6 +66,7 @@ const ROOK_SEMI_OPEN_FILE: S = WEIGHTS.rook_semi_open_file;
 const THREATS: [S; 4] = WEIGHTS.threats;
 const PASSED_FREE: [S; 8] = WEIGHTS.passed_free;
 const PASSED_KING: [S; 2] = WEIGHTS.passed_king;
+const SAFE_CHECK: [S; 4] = WEIGHTS.safe_check;
 
 /// Material plus piece-square value per role, indexed by the square relative to the piece's
 /// own side (a1 = 0 from White's view; Black's squares are flipped vertically first).
@@ -344,9 +345,37 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
     let ours = board.by_color(us);
     let their_pawns = (board.pawns() & board.by_color(!us)).0;
     let mobility_area = !ours.0 & !pawn_attacks(!us, their_pawns);
-    let king_zone = board.king_of(!us).map_or(0, |k| {
+    let their_king = board.king_of(!us);
+    let king_zone = their_king.map_or(0, |k| {
         (attacks::king_attacks(k) | Bitboard::from_square(k)).0
     });
+    // Safe checks: the squares from which each piece type would check the enemy king, less
+    // those an enemy piece attacks or an own piece occupies.
+    let mut check_squares = [0u64; 4];
+    let mut safe = 0u64;
+    if let Some(k) = their_king {
+        let diagonal = attacks::bishop_attacks(k, occupied).0;
+        let straight = attacks::rook_attacks(k, occupied).0;
+        check_squares = [
+            attacks::knight_attacks(k).0,
+            diagonal,
+            straight,
+            diagonal | straight,
+        ];
+        let theirs = board.by_color(!us);
+        let mut defended = pawn_attacks(!us, their_pawns) | attacks::king_attacks(k).0;
+        for sq in board.knights() & theirs {
+            defended |= attacks::knight_attacks(sq).0;
+        }
+        for sq in (board.bishops() | board.queens()) & theirs {
+            defended |= attacks::bishop_attacks(sq, occupied).0;
+        }
+        for sq in (board.rooks() | board.queens()) & theirs {
+            defended |= attacks::rook_attacks(sq, occupied).0;
+        }
+        safe = !defended & !ours.0;
+    }
+    let mut safe_checks = [0i32; 4];
 
     let mut mobility = S::default();
     let mut minor_reach = 0u64;
@@ -374,6 +403,7 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
             let count = (reach & mobility_area).count_ones() as i32 - MOBILITY_OFFSET[i];
             mobility += MOBILITY_WEIGHT[i] * count;
             t.add(us, count, |w| &mut w.mobility[i]);
+            safe_checks[i] += (reach & check_squares[i] & safe).count_ones() as i32;
             let hits = (reach & king_zone).count_ones() as i32;
             if hits > 0 {
                 attackers += 1;
@@ -386,10 +416,16 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
     for (i, hits) in attacks_by.into_iter().enumerate() {
         t.add(us, hits * percent, |w| &mut w.king_attack[i]);
     }
-    let king_attack = s(
+    let mut king_attack = s(
         attack_units.mg * percent / KING_ATTACK_DIV,
         attack_units.eg * percent / KING_ATTACK_DIV,
     );
+    for (i, n) in safe_checks.into_iter().enumerate() {
+        if n > 0 {
+            king_attack += SAFE_CHECK[i] * n;
+            t.add(us, n, |w| &mut w.safe_check[i]);
+        }
+    }
 
     // Threats: enemy pieces attacked by something cheaper (or, for the queen, by any piece).
     let theirs = board.by_color(!us).0;
@@ -600,6 +636,19 @@ mod tests {
     }
 
     #[test]
+    fn trace_counts_safe_checks() {
+        // Black king g8 behind pawns f7 g7 h7. White's knight on d5 reaches the knight checks
+        // e7 and f6; the g7 pawn guards f6, nothing guards e7: one. The rook on e1 reaches e8,
+        // a check along the back rank that nothing guards: one.
+        let t = trace(&fen("6k1/5ppp/8/3N4/8/8/8/4R1K1 w - - 0 1"));
+        assert_eq!(t.terms.safe_check, [[0, 1], [0, 0], [0, 1], [0, 0]]);
+        // A black rook on e8 guards e7, so the knight's check is no longer safe; White's rook
+        // still checks by taking it on e8, and Black's rook checks by taking White's on e1.
+        let t = trace(&fen("4r1k1/5ppp/8/3N4/8/8/8/4R1K1 w - - 0 1"));
+        assert_eq!(t.terms.safe_check, [[0, 0], [0, 0], [1, 1], [0, 0]]);
+    }
+
+    #[test]
     fn groups_cover_every_weight_once() {
         let names: Vec<&str> = WEIGHTS.groups().iter().map(|(n, _)| *n).collect();
         let mut unique = names.clone();
@@ -607,7 +656,7 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), GROUPS);
         let len: usize = WEIGHTS.groups().iter().map(|(_, g)| g.len()).sum();
-        assert_eq!(len, 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2);
+        assert_eq!(len, 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2 + 4);
         assert_eq!(WEIGHTS.groups()[1].1[0], WEIGHTS.pst[0][0]);
     }
 

@@ -73,6 +73,9 @@ pub struct Terms<T> {
     /// Per passed pawn on relative rank 4..7: its stop square's distance to the own king (`[0]`)
     /// and to the enemy king (`[1]`), times the rank less 3 (1 on the 4th rank, 4 on the 7th).
     pub passed_king: [T; 2],
+    /// Safe checks (N, B, R, Q): squares a piece reaches from which it would give check, that
+    /// no enemy piece attacks and no own piece stands on, counted per piece.
+    pub safe_check: [T; 4],
 }
 
 /// The evaluation's weights.
@@ -99,12 +102,13 @@ macro_rules! groups {
             ("threats", $($r)+ $t.threats[..]),
             ("passed_free", $($r)+ $t.passed_free[..]),
             ("passed_king", $($r)+ $t.passed_king[..]),
+            ("safe_check", $($r)+ $t.safe_check[..]),
         ]
     };
 }
 
 /// Number of groups in a [`Terms`].
-pub const GROUPS: usize = 15;
+pub const GROUPS: usize = 16;
 
 impl<T> Terms<T> {
     /// Each group with its name, in the tuner's order.
@@ -147,6 +151,7 @@ impl<T: Copy + Default> Default for Terms<T> {
             threats: [z; 4],
             passed_free: [z; 8],
             passed_king: [z; 2],
+            safe_check: [z; 4],
         }
     }
 }
