@@ -112,6 +112,43 @@ impl CounterMoves {
     }
 }
 
+/// Correction history (pawn structure): how far the static evaluation has been from the search
+/// result in positions with the same pawns, `[side][pawn key]`, as in Stockfish 16.1.
+pub struct CorrHist(Box<[i16]>);
+
+/// Entries per side of the correction history.
+const CORR_SIZE: usize = 16384;
+
+impl CorrHist {
+    fn new() -> Self {
+        CorrHist(vec![0; 2 * CORR_SIZE].into_boxed_slice())
+    }
+    /// The entry of the pawn structure `pawn_key` for `side` to move.
+    #[inline]
+    pub fn get(&self, side: usize, pawn_key: u64) -> i32 {
+        i32::from(self.0[side * CORR_SIZE + (pawn_key as usize & (CORR_SIZE - 1))])
+    }
+    /// Gravity update of one entry.
+    #[inline]
+    pub fn update(&mut self, side: usize, pawn_key: u64, bonus: i32, max: i32) {
+        gravity(
+            &mut self.0[side * CORR_SIZE + (pawn_key as usize & (CORR_SIZE - 1))],
+            bonus,
+            max,
+        );
+    }
+}
+
+/// A key of the pawns alone (both colours), for the correction history.
+#[inline]
+pub fn pawn_key(white_pawns: u64, black_pawns: u64) -> u64 {
+    let h = white_pawns.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ black_pawns
+            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            .rotate_left(29);
+    (h ^ (h >> 31)).wrapping_mul(0x94D0_49BB_1331_11EB) >> 40
+}
+
 /// Two killer moves of one ply, most recent first.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Killers(pub [Move16; 2]);
@@ -148,6 +185,8 @@ pub struct Histories {
     pub capture: CaptureHist,
     /// Countermoves.
     pub counter: CounterMoves,
+    /// Correction history of the static evaluation.
+    pub corr: CorrHist,
 }
 
 impl Default for Histories {
@@ -165,6 +204,7 @@ impl Histories {
             cont: ContHist::new(),
             capture: CaptureHist::new(),
             counter: CounterMoves::new(),
+            corr: CorrHist::new(),
         }
     }
 
@@ -224,6 +264,34 @@ impl Histories {
         } else {
             p.mvv_mul * victim - attacker / 16
         }
+    }
+
+    /// The static evaluation `raw` corrected by the correction history (unchanged when
+    /// `UseCorrHist` is off): `raw + entry / CorrDiv`, kept off the mate range.
+    #[inline]
+    pub fn corrected_eval(&self, p: &Params, side: usize, pawn_key: u64, raw: i32) -> i32 {
+        if !p.use_corr_hist {
+            return raw;
+        }
+        (raw + self.corr.get(side, pawn_key) / p.corr_div.max(1)).clamp(-20_000, 20_000)
+    }
+
+    /// Moves the correction of `pawn_key` towards the error `score - eval` of a search of
+    /// `depth`: bonus `(score - eval) * depth / CorrBonusDiv`, at most `CorrMax / 4` each way.
+    pub fn update_correction(
+        &mut self,
+        p: &Params,
+        side: usize,
+        pawn_key: u64,
+        depth: i32,
+        error: i32,
+    ) {
+        if !p.use_corr_hist {
+            return;
+        }
+        let limit = p.corr_max / 4;
+        let bonus = (error * depth / p.corr_bonus_div.max(1)).clamp(-limit, limit);
+        self.corr.update(side, pawn_key, bonus, p.corr_max);
     }
 
     /// Updates after a quiet beta cutoff by `best` at `depth`: bonus to `best`, malus (and a

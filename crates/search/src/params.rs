@@ -197,6 +197,10 @@ define_params! {
         see_prune_depth / "SeePruneDepth" = 8, 0, 12, 1;
         see_quiet_mul / "SeeQuietMul" = 60, 0, 200, 10;
         see_noisy_mul / "SeeNoisyMul" = 25, 0, 100, 5;
+        // Correction history: eval += entry / DIV; bonus = error * depth / BONUSDIV, gravity MAX.
+        corr_max / "CorrMax" = 1024, 128, 8192, 64;
+        corr_div / "CorrDiv" = 32, 4, 256, 2;
+        corr_bonus_div / "CorrBonusDiv" = 8, 1, 64, 1;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";
@@ -211,6 +215,7 @@ define_params! {
         use_capture_history / "UseCaptureHistory" = true, "capture history [piece][to][captured] added to MVV";
         use_history_lmr / "UseHistoryLmr" = true, "history adjusts late move reductions";
         use_history_pruning / "UseHistoryPruning" = true, "prune late quiets with bad history at shallow depth";
+        use_corr_hist / "UseCorrHist" = true, "correction history [side][pawn structure] added to the static eval";
     }
 }
 

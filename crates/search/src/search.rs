@@ -10,7 +10,7 @@ use clio_board::shakmaty::{Move, Position as _};
 use clio_board::{see_ge, Move16, Position};
 
 use crate::eval::evaluate;
-use crate::history::{ContRefs, Histories, Killers, PieceTo};
+use crate::history::{pawn_key, ContRefs, Histories, Killers, PieceTo};
 use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
 use crate::params::Params;
 use crate::time::{budget, TimeBudget};
@@ -214,6 +214,17 @@ impl Searcher {
             nodes,
         }
     }
+}
+
+/// The pawn-structure key of `pos`, for the correction history.
+#[inline]
+fn pawn_key_of(pos: &Position) -> u64 {
+    let board = pos.chess().board();
+    let pawns = board.pawns();
+    pawn_key(
+        u64::from(pawns & board.white()),
+        u64::from(pawns & board.black()),
+    )
 }
 
 /// Converts an internal score to centipawns or moves to mate.
@@ -477,10 +488,18 @@ impl<'a> Worker<'a> {
             }
         }
         let tt_move = tt_hit.map_or(Move16::NONE, |h| h.mv);
-        let static_eval = if in_check {
+        let side = usize::from(pos.turn().is_black());
+        let pawns = pawn_key_of(pos);
+        // The TT keeps the raw evaluation; the correction history is applied afresh.
+        let raw_eval = if in_check {
             -INF
         } else {
             tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval)
+        };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.hist.corrected_eval(self.params, side, pawns, raw_eval)
         };
         // The TT's score bounds the true value better than the static eval when its bound
         // points the right way: prune on that.
@@ -547,13 +566,13 @@ impl<'a> Worker<'a> {
             conts,
         };
         let mut picker = MovePicker::new(hints);
-        let side = usize::from(pos.turn().is_black());
         let mut quiets: [(Move16, PieceTo); 64] = [(Move16::NONE, 0); 64];
         let mut n_quiets = 0;
         let mut captures: [(PieceTo, usize); 32] = [(0, 0); 32];
         let mut n_captures = 0;
         let mut best_score = -INF;
         let mut best_move = Move16::NONE;
+        let mut best_is_quiet = true;
         let mut move_count = 0;
         let orig_alpha = alpha;
 
@@ -637,6 +656,7 @@ impl<'a> Worker<'a> {
                 best_score = score;
                 if score > alpha {
                     best_move = m16;
+                    best_is_quiet = quiet;
                     alpha = score;
                     if pv_node {
                         self.pv[ply][0] = m16;
@@ -706,7 +726,18 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        let eval_store = if in_check { 0 } else { static_eval };
+        // Correction history: learn the evaluation's error where the result says something
+        // about it (not a capture's gain, and a bound only on the side it bounds).
+        if !in_check
+            && best_is_quiet
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.hist
+                .update_correction(p, side, pawns, depth, best_score - static_eval);
+        }
+        let eval_store = if in_check { 0 } else { raw_eval };
         self.tt
             .store(key, best_move, best_score, eval_store, depth, bound, ply);
         best_score

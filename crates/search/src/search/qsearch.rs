@@ -5,7 +5,7 @@
 use clio_board::shakmaty::Role;
 use clio_board::{see_ge, see_value, Move16, Position};
 
-use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::{pawn_key_of, Worker, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::evaluate;
 use crate::movepick::{is_noisy, piece_to, MovePicker};
 use crate::tt::Bound;
@@ -41,8 +41,13 @@ impl Worker<'_> {
         }
         let mut best = -INF;
         let mut static_eval = 0;
+        let mut raw_eval = 0;
         if !in_check {
-            static_eval = tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval);
+            raw_eval = tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval);
+            let side = usize::from(pos.turn().is_black());
+            static_eval = self
+                .hist
+                .corrected_eval(self.params, side, pawn_key_of(pos), raw_eval);
             if static_eval >= beta {
                 return static_eval;
             }
@@ -110,8 +115,7 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, best, static_eval, 0, bound, ply);
+        self.tt.store(key, best_move, best, raw_eval, 0, bound, ply);
         best
     }
 }
