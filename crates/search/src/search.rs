@@ -489,17 +489,19 @@ impl<'a> Worker<'a> {
         }
         let tt_move = tt_hit.map_or(Move16::NONE, |h| h.mv);
         let side = usize::from(pos.turn().is_black());
-        let pawns = pawn_key_of(pos);
-        // The TT keeps the raw evaluation; the correction history is applied afresh.
-        let raw_eval = if in_check {
-            -INF
+        // The TT keeps the raw evaluation; the correction history is applied afresh. In check
+        // there is no static eval, and the pawn key is hashed only for the correction.
+        let (raw_eval, static_eval, pawns) = if in_check {
+            (-INF, -INF, 0)
         } else {
-            tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval)
-        };
-        let static_eval = if in_check {
-            -INF
-        } else {
-            self.hist.corrected_eval(self.params, side, pawns, raw_eval)
+            let raw = tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval);
+            let pawns = if self.params.use_corr_hist {
+                pawn_key_of(pos)
+            } else {
+                0
+            };
+            let corrected = self.hist.corrected_eval(self.params, side, pawns, raw);
+            (raw, corrected, pawns)
         };
         // The TT's score bounds the true value better than the static eval when its bound
         // points the right way: prune on that.
