@@ -201,6 +201,10 @@ define_params! {
         corr_max / "CorrMax" = 1024, 128, 8192, 64;
         corr_div / "CorrDiv" = 32, 4, 256, 2;
         corr_bonus_div / "CorrBonusDiv" = 8, 1, 64, 1;
+        // Singular extensions: at depth >= DEPTH, the TT move is extended when every other move
+        // fails low against tt_score - MARGIN*depth/16 at half depth.
+        se_depth / "SeDepth" = 8, 4, 20, 1;
+        se_margin / "SeMargin" = 32, 4, 128, 4;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";

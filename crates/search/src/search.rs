@@ -39,6 +39,8 @@ struct Frame {
     /// `(piece, to)` of the move made from this ply; `None` for a null move.
     pt: Option<PieceTo>,
     killers: Killers,
+    /// The move left out at this ply by a singular-extension search, else `Move16::NONE`.
+    excluded: Move16,
 }
 
 /// The engine's searcher: TT, history tables and parameters persist between searches.
@@ -473,9 +475,11 @@ impl<'a> Worker<'a> {
         }
 
         let key = pos.key();
+        let excluded = self.stack[ply].excluded;
         let tt_hit = self.tt.probe(key, ply);
         if let Some(h) = tt_hit {
             if !pv_node
+                && excluded == Move16::NONE
                 && h.depth >= depth
                 && match h.bound {
                     Bound::Exact => true,
@@ -536,6 +540,7 @@ impl<'a> Worker<'a> {
             let us = board.by_color(pos.turn());
             let non_pawn = us & !(board.pawns() | board.kings());
             if depth >= p.nmp_min_depth
+                && excluded == Move16::NONE
                 && eval >= beta
                 && beta.abs() < MATE_BOUND
                 && self.stack[ply - 1].pt.is_some()
@@ -551,6 +556,36 @@ impl<'a> Worker<'a> {
                 }
                 if s >= beta {
                     return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        // Singular extension: if every move but the TT move fails low against a margin below
+        // the TT score, the TT move alone holds the position and is searched one ply deeper;
+        // if even the rest beat beta, cut (multi-cut); if the TT score beats beta, reduce it.
+        let mut singular_ext = 0;
+        if let Some(h) = tt_hit {
+            if ply > 0
+                && depth >= p.se_depth
+                && excluded == Move16::NONE
+                && h.mv != Move16::NONE
+                && h.depth >= depth - 3
+                && matches!(h.bound, Bound::Lower | Bound::Exact)
+                && h.score.abs() < MATE_BOUND
+            {
+                let s_beta = h.score - p.se_margin * depth / 16;
+                self.stack[ply].excluded = h.mv;
+                let s = self.negamax(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply);
+                self.stack[ply].excluded = Move16::NONE;
+                if self.stopped {
+                    return 0;
+                }
+                if s < s_beta {
+                    singular_ext = 1;
+                } else if s_beta >= beta {
+                    return s_beta;
+                } else if h.score >= beta {
+                    singular_ext = -1;
                 }
             }
         }
@@ -579,9 +614,12 @@ impl<'a> Worker<'a> {
         let orig_alpha = alpha;
 
         while let Some(m) = picker.next(pos.chess(), self.hist, p) {
+            let m16 = Move16::new(&m);
+            if m16 == excluded {
+                continue;
+            }
             move_count += 1;
             let quiet = !is_noisy(&m);
-            let m16 = Move16::new(&m);
             let pt = piece_to(pos.chess(), &m);
             let hist = if quiet {
                 self.hist.quiet_score(p, side, m16, pt, &conts)
@@ -625,7 +663,12 @@ impl<'a> Worker<'a> {
             pos.play(&m);
             self.stack[ply].pt = Some(pt);
             let gives_check = pos.in_check();
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let extension = if singular_ext != 0 && m16 == tt_move {
+                singular_ext
+            } else {
+                i32::from(gives_check)
+            };
+            let new_depth = depth - 1 + extension;
             let mut score;
             if move_count == 1 {
                 score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
@@ -715,6 +758,10 @@ impl<'a> Worker<'a> {
         }
 
         if move_count == 0 {
+            // With the TT move excluded the position is not lost: the search fails low.
+            if excluded != Move16::NONE {
+                return alpha;
+            }
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         if best_score == -INF {
@@ -728,6 +775,10 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
+        if excluded != Move16::NONE {
+            // A search without the TT move does not value the position: store nothing.
+            return best_score;
+        }
         // Correction history: learn the evaluation's error where the result says something
         // about it (not a capture's gain, and a bound only on the side it bounds).
         if !in_check
