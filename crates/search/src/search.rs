@@ -441,6 +441,20 @@ impl<'a> Worker<'a> {
         refs
     }
 
+    /// The static eval `raw` of `pos` corrected by the correction history, with the pawn key
+    /// it read; with `UseCorrHist` off, `raw` itself and the key 0, not hashed.
+    #[inline]
+    fn corrected_eval(&self, pos: &Position, side: usize, raw: i32) -> (i32, u64) {
+        if !self.params.use_corr_hist {
+            return (raw, 0);
+        }
+        let pawns = pawn_key_of(pos);
+        (
+            self.hist.corrected_eval(self.params, side, pawns, raw),
+            pawns,
+        )
+    }
+
     fn negamax(
         &mut self,
         pos: &mut Position,
@@ -499,12 +513,7 @@ impl<'a> Worker<'a> {
             (-INF, -INF, 0)
         } else {
             let raw = tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval);
-            let pawns = if self.params.use_corr_hist {
-                pawn_key_of(pos)
-            } else {
-                0
-            };
-            let corrected = self.hist.corrected_eval(self.params, side, pawns, raw);
+            let (corrected, pawns) = self.corrected_eval(pos, side, raw);
             (raw, corrected, pawns)
         };
         // The TT's score bounds the true value better than the static eval when its bound
@@ -568,13 +577,13 @@ impl<'a> Worker<'a> {
             if ply > 0
                 && depth >= p.se_depth
                 && excluded == Move16::NONE
-                && h.mv != Move16::NONE
+                && tt_move != Move16::NONE
                 && h.depth >= depth - 3
                 && matches!(h.bound, Bound::Lower | Bound::Exact)
                 && h.score.abs() < MATE_BOUND
             {
                 let s_beta = h.score - p.se_margin * depth / 16;
-                self.stack[ply].excluded = h.mv;
+                self.stack[ply].excluded = tt_move;
                 let s = self.negamax(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply);
                 self.stack[ply].excluded = Move16::NONE;
                 if self.stopped {

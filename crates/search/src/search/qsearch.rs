@@ -5,7 +5,7 @@
 use clio_board::shakmaty::Role;
 use clio_board::{see_ge, see_value, Move16, Position};
 
-use super::{pawn_key_of, Worker, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::evaluate;
 use crate::movepick::{is_noisy, piece_to, MovePicker};
 use crate::tt::Bound;
@@ -45,9 +45,7 @@ impl Worker<'_> {
         if !in_check {
             raw_eval = tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval);
             let side = usize::from(pos.turn().is_black());
-            static_eval = self
-                .hist
-                .corrected_eval(self.params, side, pawn_key_of(pos), raw_eval);
+            static_eval = self.corrected_eval(pos, side, raw_eval).0;
             if static_eval >= beta {
                 return static_eval;
             }
