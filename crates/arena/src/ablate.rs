@@ -224,6 +224,7 @@ pub fn run_ablate(a: &AblateArgs) -> anyhow::Result<i32> {
         let mut c = a.common.clone();
         c.state = Some(row_state_path(&state, i));
         c.pgn = a.common.pgn.as_deref().map(|p| with_suffix(p, i));
+        c.epdout = a.common.epdout.as_deref().map(|p| with_suffix(p, i));
         c.json = None;
         c.plot = None;
         let dev = EngineConfig {

@@ -4,6 +4,7 @@
 pub mod ablate;
 pub mod book;
 pub mod engine;
+pub mod epd;
 pub mod game;
 pub mod openings;
 pub mod output;

@@ -3,16 +3,17 @@
 //! A run is a list of pairings (engine `a` against engine `b`) and a number of pair slots. Pair
 //! `k` is pairing `k % P` on opening `k / P` of the book's walk, played twice with colours
 //! swapped (`a` white first). Each worker keeps its own engine processes. Only complete pairs are
-//! counted; each counted pair is appended to the PGN, then the state file is saved, so a resumed
-//! run cuts the PGN back to the saved length and plays exactly the pairs not yet counted. With an
-//! SPRT the test is checked after every pair and the run stops at H0, H1 or the game cap. Ctrl-C
-//! stops the games in flight (they are not counted), prints the results and saves the state.
+//! counted; each counted pair is appended to the PGN (and its positions to the EPD file), then
+//! the state file is saved, so a resumed run cuts both back to their saved lengths and plays
+//! exactly the pairs not yet counted. With an SPRT the test is checked after every pair and the
+//! run stops at H0, H1 or the game cap. Ctrl-C stops the games in flight (they are not counted),
+//! prints the results and saves the state.
 
 pub mod args;
 pub mod commands;
 
 use std::collections::{BTreeMap, HashSet};
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -24,6 +25,7 @@ use shakmaty::Color;
 
 use crate::book::{Book, Sequence};
 use crate::engine::{Engine, EngineConfig};
+use crate::epd;
 use crate::game::{GameRecord, GameSettings};
 use crate::output::{self, Heading};
 use crate::report::{self, Progress, Standing, Summary};
@@ -63,6 +65,8 @@ pub struct Plan {
     pub event: String,
     /// PGN output file.
     pub pgn: Option<PathBuf>,
+    /// EPD output file: the position after every move of every counted game, with its result.
+    pub epdout: Option<PathBuf>,
     /// State file.
     pub state: Option<PathBuf>,
     /// JSON summary file.
@@ -82,21 +86,62 @@ pub enum Ending {
     Interrupted,
 }
 
-/// Truncates the PGN file to the length the state recorded (drops games not counted).
-fn cut_pgn(path: &Path, len: u64) -> anyhow::Result<()> {
+/// Truncates the `what` (PGN or EPD) file to the length the state recorded (drops games not
+/// counted).
+fn cut_file(what: &str, path: &Path, len: u64) -> anyhow::Result<()> {
     let f = OpenOptions::new()
         .write(true)
         .open(path)
-        .with_context(|| format!("cannot open PGN file {} to resume", path.display()))?;
-    let now = f.metadata()?.len();
+        .with_context(|| format!("cannot open {what} file {} to resume", path.display()))?;
+    let now = f
+        .metadata()
+        .with_context(|| format!("cannot read the length of {what} file {}", path.display()))?
+        .len();
     if now < len {
         bail!(
-            "PGN file {} is shorter ({now} bytes) than the state file records ({len} bytes)",
+            "{what} file {} is shorter ({now} bytes) than the state file records ({len} bytes)",
             path.display()
         );
     }
     f.set_len(len)
-        .with_context(|| format!("cannot truncate PGN file {}", path.display()))
+        .with_context(|| format!("cannot truncate {what} file {}", path.display()))
+}
+
+/// A file the run appends every counted pair's games to (`--pgn`, `--epdout`), flushed after
+/// each pair.
+struct Appended<'a> {
+    /// `PGN` or `EPD`, for messages.
+    what: &'static str,
+    /// Where it is.
+    path: &'a Path,
+    /// The file, open for appending.
+    file: File,
+}
+
+impl<'a> Appended<'a> {
+    /// Opens `path` for appending, created if need be; `None` without a path.
+    fn open(what: &'static str, path: Option<&'a Path>) -> anyhow::Result<Option<Appended<'a>>> {
+        let Some(path) = path else { return Ok(None) };
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open {what} file {}", path.display()))?;
+        Ok(Some(Appended { what, path, file }))
+    }
+
+    /// Appends `text` and flushes; returns the file's length after it.
+    fn append(&mut self, text: &str) -> anyhow::Result<u64> {
+        let (what, path) = (self.what, self.path.display());
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|_| self.file.flush())
+            .with_context(|| format!("cannot append to the {what} file {path}"))?;
+        let meta = self.file.metadata();
+        Ok(meta
+            .with_context(|| format!("cannot read the length of {what} file {path}"))?
+            .len())
+    }
 }
 
 /// Checks before any game that every output file can be written (an existing file is left as
@@ -104,6 +149,7 @@ fn cut_pgn(path: &Path, len: u64) -> anyhow::Result<()> {
 fn check_outputs(plan: &Plan) -> anyhow::Result<()> {
     let outputs = [
         ("--pgn", &plan.pgn),
+        ("--epdout", &plan.epdout),
         ("--state", &plan.state),
         ("--json", &plan.json),
         ("--plot", &plan.plot),
@@ -133,7 +179,10 @@ fn open_state(plan: &Plan) -> anyhow::Result<State> {
                 );
             }
             if let (Some(pgn), Some(len)) = (&plan.pgn, st.pgn_bytes) {
-                cut_pgn(pgn, len)?;
+                cut_file("PGN", pgn, len)?;
+            }
+            if let (Some(epd), Some(len)) = (&plan.epdout, st.epd_bytes) {
+                cut_file("EPD", epd, len)?;
             }
             eprintln!(
                 "arena: resuming {} ({} games, {} pairs counted)",
@@ -145,12 +194,11 @@ fn open_state(plan: &Plan) -> anyhow::Result<State> {
         }
     }
     let mut st = State::new(plan.fingerprint.clone(), plan.seed, plan.pairings.len());
-    if let Some(pgn) = &plan.pgn {
-        if plan.state.is_some() {
-            // A fresh stateful run owns its PGN file from byte 0 of what it appends.
-            let len = std::fs::metadata(pgn).map(|m| m.len()).unwrap_or(0);
-            st.pgn_bytes = Some(len);
-        }
+    if plan.state.is_some() {
+        // A fresh stateful run owns its PGN and EPD files from byte 0 of what it appends.
+        let len = |path: &Path| std::fs::metadata(path).map_or(0, |m| m.len());
+        st.pgn_bytes = plan.pgn.as_deref().map(len);
+        st.epd_bytes = plan.epdout.as_deref().map(len);
     }
     Ok(st)
 }
@@ -318,16 +366,8 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
     let mut ending = Ending::Complete;
     let mut last_reported = st.games();
     let session_games_start = st.games();
-    let mut pgn_file = match &plan.pgn {
-        Some(path) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot open PGN file {}", path.display()))?,
-        ),
-        None => None,
-    };
+    let mut pgn_file = Appended::open("PGN", plan.pgn.as_deref())?;
+    let mut epd_file = Appended::open("EPD", plan.epdout.as_deref())?;
     let jobs = jobs(plan, &st);
     let failure = scheduler.run(&mut seats, jobs, |pair| {
         let p = (pair.index % plan.pairings.len() as u64) as usize;
@@ -336,10 +376,11 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
             for (g, game) in pair.games.iter().enumerate() {
                 text.push_str(&pgn_text(game, &plan.event, 2 * pair.index + g as u64 + 1));
             }
-            f.write_all(text.as_bytes())
-                .and_then(|_| f.flush())
-                .context("cannot append to the PGN file")?;
-            st.pgn_bytes = Some(f.metadata().map(|m| m.len()).unwrap_or(0));
+            st.pgn_bytes = Some(f.append(&text)?);
+        }
+        if let Some(f) = epd_file.as_mut() {
+            let lines = pair.games.iter().map(|g| epd::game_lines(g));
+            st.epd_bytes = Some(f.append(&lines.collect::<Result<String, _>>()?)?);
         }
         st.tallies[p].add_pair(pair.half_points);
         st.done.insert(pair.index);

@@ -1,7 +1,8 @@
 //! The run state file: everything needed to resume a run with nothing lost and nothing counted
 //! twice. It is written atomically (a temporary file, then a rename) after every finished pair,
-//! after that pair's games were appended to the PGN file, and records the PGN file's length so a
-//! resumed run can cut off anything written after the last saved pair.
+//! after that pair's games were appended to the PGN file (and their positions to the EPD file),
+//! and records the length of each so a resumed run can cut off anything written after the last
+//! saved pair.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -180,6 +181,9 @@ pub struct State {
     pub decision: Option<Decision>,
     /// Length of the PGN file after the last counted pair, if a PGN file is written.
     pub pgn_bytes: Option<u64>,
+    /// Length of the EPD file (`--epdout`) after the last counted pair, if one is written.
+    #[serde(default)]
+    pub epd_bytes: Option<u64>,
     /// Wall-clock seconds spent in previous sessions of this run.
     pub elapsed_s: f64,
     /// Sum over counted games of each game's wall time, in ms (fractional; older files hold

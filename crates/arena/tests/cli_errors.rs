@@ -151,7 +151,7 @@ fn concurrency_out_of_range_is_an_error_before_any_game() {
 #[test]
 fn every_output_path_is_checked_before_the_first_game() {
     let missing = std::env::temp_dir().join(format!("arena-no-such-dir-{}", std::process::id()));
-    for flag in ["--json", "--plot", "--state", "--pgn"] {
+    for flag in ["--json", "--plot", "--state", "--pgn", "--epdout"] {
         let path = missing.join("out").to_string_lossy().into_owned();
         assert_refused(&[flag, &path], &[flag, &path, "cannot write there"]);
     }

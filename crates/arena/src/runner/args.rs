@@ -67,6 +67,10 @@ pub struct CommonArgs {
     /// Append every counted game to this PGN file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
+    /// Append the position after every move of every counted game to this EPD file, with
+    /// the game's result for White: `FEN [1.0]`, `[0.5]` or `[0.0]` (texel's input).
+    #[arg(long, value_name = "FILE")]
+    pub epdout: Option<PathBuf>,
     /// State file: written after every pair; an existing one is resumed.
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,

@@ -243,6 +243,7 @@ pub fn plan(
         rating_interval: c.rating_interval,
         event: c.event.clone().unwrap_or_else(|| event.to_string()),
         pgn: c.pgn.clone(),
+        epdout: c.epdout.clone(),
         state: c.state.clone(),
         json: c.json.clone(),
         plot: c.plot.clone(),
