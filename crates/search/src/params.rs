@@ -187,6 +187,9 @@ define_params! {
         asp_window / "AspWindow" = 25, 5, 200, 5;
         qs_see_margin / "QsSeeMargin" = 0, -300, 300, 25;
         qs_futility_margin / "QsFutilityMargin" = 150, 0, 600, 25;
+        // Quiescence move-count pruning: out of check, no capture is searched after the first
+        // LIMIT (Stockfish's quiescence search skips every move after its second, except checks,
+        // promotions and recaptures on the last move's square).
         qs_move_limit / "QsMoveLimit" = 3, 1, 32, 1;
         // Futility pruning: quiets skipped when eval + BASE + MUL*depth cannot reach alpha.
         fp_depth / "FpDepth" = 8, 0, 12, 1;

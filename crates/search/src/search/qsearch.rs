@@ -1,6 +1,7 @@
 //! Quiescence search: stand pat, then captures and queen promotions (every evasion when in
-//! check) with delta pruning, SEE pruning and a move-count limit, so the leaves of the main
-//! search are quiet.
+//! check) with delta pruning, SEE pruning and move-count pruning (at most `QsMoveLimit`
+//! captures, as Stockfish's quiescence search stops after its second move), so the leaves of
+//! the main search are quiet.
 
 use clio_board::shakmaty::Role;
 use clio_board::{see_ge, see_value, Move16, Position};
