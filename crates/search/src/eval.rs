@@ -1,5 +1,6 @@
 //! Tapered static evaluation: material and piece-square tables (PeSTO), pawn structure,
-//! passed-pawn detail, mobility, king safety (attack units and safe checks), threats, bishop pair, rooks on open files and a tempo bonus.
+//! passed-pawn detail, mobility, king safety (attack units and safe checks), threats and
+//! hanging pieces, bishop pair, rooks on open files and a tempo bonus.
 //!
 //! Every term is a middlegame/endgame pair; the two sums are blended by the game phase, counted
 //! from non-pawn material on the 24-point scale of Fruit and PeSTO (minor 1, rook 2, queen 4):
@@ -67,6 +68,7 @@ const THREATS: [S; 4] = WEIGHTS.threats;
 const PASSED_FREE: [S; 8] = WEIGHTS.passed_free;
 const PASSED_KING: [S; 2] = WEIGHTS.passed_king;
 const SAFE_CHECK: [S; 4] = WEIGHTS.safe_check;
+const HANGING: [S; 2] = WEIGHTS.hanging;
 
 /// Material plus piece-square value per role, indexed by the square relative to the piece's
 /// own side (a1 = 0 from White's view; Black's squares are flipped vertically first).
@@ -351,6 +353,21 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
     });
     // Safe checks: the squares from which each piece type would check the enemy king, less
     // those an enemy piece attacks or an own piece occupies.
+    let theirs = board.by_color(!us);
+    // Every square an enemy pawn, piece or king attacks.
+    let mut defended = pawn_attacks(!us, their_pawns);
+    for sq in board.knights() & theirs {
+        defended |= attacks::knight_attacks(sq).0;
+    }
+    for sq in (board.bishops() | board.queens()) & theirs {
+        defended |= attacks::bishop_attacks(sq, occupied).0;
+    }
+    for sq in (board.rooks() | board.queens()) & theirs {
+        defended |= attacks::rook_attacks(sq, occupied).0;
+    }
+    if let Some(k) = their_king {
+        defended |= attacks::king_attacks(k).0;
+    }
     let mut check_squares = [0u64; 4];
     let mut safe = 0u64;
     if let Some(k) = their_king {
@@ -362,17 +379,6 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
             straight,
             diagonal | straight,
         ];
-        let theirs = board.by_color(!us);
-        let mut defended = pawn_attacks(!us, their_pawns) | attacks::king_attacks(k).0;
-        for sq in board.knights() & theirs {
-            defended |= attacks::knight_attacks(sq).0;
-        }
-        for sq in (board.bishops() | board.queens()) & theirs {
-            defended |= attacks::bishop_attacks(sq, occupied).0;
-        }
-        for sq in (board.rooks() | board.queens()) & theirs {
-            defended |= attacks::rook_attacks(sq, occupied).0;
-        }
         safe = !defended & !ours.0;
     }
     let mut safe_checks = [0i32; 4];
@@ -380,6 +386,7 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
     let mut mobility = S::default();
     let mut minor_reach = 0u64;
     let mut rook_reach = 0u64;
+    let mut all_reach = 0u64;
     let mut attackers = 0;
     let mut attack_units = S::default();
     let mut attacks_by = [0; 4];
@@ -395,6 +402,7 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
                 _ => attacks::queen_attacks(sq, occupied),
             }
             .0;
+            all_reach |= reach;
             match role {
                 Role::Knight | Role::Bishop => minor_reach |= reach,
                 Role::Rook => rook_reach |= reach,
@@ -428,7 +436,7 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
     }
 
     // Threats: enemy pieces attacked by something cheaper (or, for the queen, by any piece).
-    let theirs = board.by_color(!us).0;
+    let theirs = theirs.0;
     let their_minors = (board.knights() | board.bishops()).0 & theirs;
     let their_rooks = board.rooks().0 & theirs;
     let their_queens = board.queens().0 & theirs;
@@ -444,6 +452,18 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
         if n > 0 {
             threats += THREATS[i] * n;
             t.add(us, n, |w| &mut w.threats[i]);
+        }
+    }
+
+    // Hanging: enemy pieces and pawns we attack that nothing of theirs defends.
+    let our_king_reach = board.king_of(us).map_or(0, |k| attacks::king_attacks(k).0);
+    let weak = (all_reach | by_pawn | our_king_reach) & !defended;
+    let their_pawns_and_pieces = [their_minors | their_rooks | their_queens, their_pawns];
+    for (i, targets) in their_pawns_and_pieces.into_iter().enumerate() {
+        let n = (targets & weak).count_ones() as i32;
+        if n > 0 {
+            threats += HANGING[i] * n;
+            t.add(us, n, |w| &mut w.hanging[i]);
         }
     }
     (mobility, king_attack, threats)
@@ -649,6 +669,21 @@ mod tests {
     }
 
     #[test]
+    fn trace_counts_hanging_pieces_and_pawns() {
+        // White's knight on d3 attacks Black's bishop on b4, and the rook on e1 the pawn on e6;
+        // nothing of Black's defends either. Black's bishop attacks the rook on e1, which the
+        // knight defends: nothing of White's hangs.
+        let t = trace(&fen("6k1/8/4p3/8/1b6/3N4/8/4R1K1 w - - 0 1"));
+        assert_eq!(t.terms.hanging, [[0, 1], [0, 1]]);
+        // A black pawn on a5 defends the bishop; the e6 pawn still hangs.
+        let t = trace(&fen("6k1/8/4p3/p7/1b6/3N4/8/4R1K1 w - - 0 1"));
+        assert_eq!(t.terms.hanging, [[0, 0], [0, 1]]);
+        // A king defends too: with Black's king on f7, e6 is guarded.
+        let t = trace(&fen("8/5k2/4p3/p7/1b6/3N4/8/4R1K1 w - - 0 1"));
+        assert_eq!(t.terms.hanging, [[0, 0], [0, 0]]);
+    }
+
+    #[test]
     fn groups_cover_every_weight_once() {
         let names: Vec<&str> = WEIGHTS.groups().iter().map(|(n, _)| *n).collect();
         let mut unique = names.clone();
@@ -656,7 +691,7 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), GROUPS);
         let len: usize = WEIGHTS.groups().iter().map(|(_, g)| g.len()).sum();
-        assert_eq!(len, 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2 + 4);
+        assert_eq!(len, 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2 + 4 + 2);
         assert_eq!(WEIGHTS.groups()[1].1[0], WEIGHTS.pst[0][0]);
     }
 

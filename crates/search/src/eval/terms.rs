@@ -76,6 +76,9 @@ pub struct Terms<T> {
     /// Safe checks (N, B, R, Q): squares a piece reaches from which it would give check, that
     /// no enemy piece attacks and no own piece stands on, counted per piece.
     pub safe_check: [T; 4],
+    /// Enemy pieces we attack that no enemy piece, pawn or king defends: knights, bishops,
+    /// rooks and queens (`[0]`), pawns (`[1]`).
+    pub hanging: [T; 2],
 }
 
 /// The evaluation's weights.
@@ -103,12 +106,13 @@ macro_rules! groups {
             ("passed_free", $($r)+ $t.passed_free[..]),
             ("passed_king", $($r)+ $t.passed_king[..]),
             ("safe_check", $($r)+ $t.safe_check[..]),
+            ("hanging", $($r)+ $t.hanging[..]),
         ]
     };
 }
 
 /// Number of groups in a [`Terms`].
-pub const GROUPS: usize = 16;
+pub const GROUPS: usize = 17;
 
 impl<T> Terms<T> {
     /// Each group with its name, in the tuner's order.
@@ -152,6 +156,7 @@ impl<T: Copy + Default> Default for Terms<T> {
             passed_free: [z; 8],
             passed_king: [z; 2],
             safe_check: [z; 4],
+            hanging: [z; 2],
         }
     }
 }
