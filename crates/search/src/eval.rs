@@ -351,10 +351,8 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
     let king_zone = their_king.map_or(0, |k| {
         (attacks::king_attacks(k) | Bitboard::from_square(k)).0
     });
-    // Safe checks: the squares from which each piece type would check the enemy king, less
-    // those an enemy piece attacks or an own piece occupies.
     let theirs = board.by_color(!us);
-    // Every square an enemy pawn, piece or king attacks.
+    // Every square an enemy pawn, piece or king attacks (the king is added below).
     let mut defended = pawn_attacks(!us, their_pawns);
     for sq in board.knights() & theirs {
         defended |= attacks::knight_attacks(sq).0;
@@ -365,12 +363,12 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
     for sq in (board.rooks() | board.queens()) & theirs {
         defended |= attacks::rook_attacks(sq, occupied).0;
     }
-    if let Some(k) = their_king {
-        defended |= attacks::king_attacks(k).0;
-    }
+    // Safe checks: the squares from which each piece type would check the enemy king, less
+    // those an enemy piece attacks or an own piece occupies.
     let mut check_squares = [0u64; 4];
     let mut safe = 0u64;
     if let Some(k) = their_king {
+        defended |= attacks::king_attacks(k).0;
         let diagonal = attacks::bishop_attacks(k, occupied).0;
         let straight = attacks::rook_attacks(k, occupied).0;
         check_squares = [
