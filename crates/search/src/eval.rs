@@ -1,6 +1,7 @@
-//! Tapered static evaluation: material and piece-square tables (PeSTO), pawn structure,
-//! passed-pawn detail, mobility, king safety (attack units and safe checks), threats and
-//! hanging pieces, bishop pair, rooks on open files and a tempo bonus.
+//! Tapered static evaluation: material and piece-square tables (PeSTO), pawn structure
+//! (doubled, isolated, backward), passed-pawn detail, the king's distance to its pawns, mobility,
+//! king safety (attack units and safe checks), threats and hanging pieces, bishop pair and
+//! bishops' own pawns on their colour, rooks on open files and on the 7th, and a tempo bonus.
 //!
 //! Every term is a middlegame/endgame pair; the two sums are blended by the game phase, counted
 //! from non-pawn material on the 24-point scale of Fruit and PeSTO (minor 1, rook 2, queen 4):
@@ -69,6 +70,10 @@ const PASSED_FREE: [S; 8] = WEIGHTS.passed_free;
 const PASSED_KING: [S; 2] = WEIGHTS.passed_king;
 const SAFE_CHECK: [S; 4] = WEIGHTS.safe_check;
 const HANGING: [S; 2] = WEIGHTS.hanging;
+const BACKWARD: S = WEIGHTS.backward;
+const BISHOP_PAWNS: S = WEIGHTS.bishop_pawns;
+const ROOK_SEVENTH: S = WEIGHTS.rook_seventh;
+const KING_PAWN_DISTANCE: S = WEIGHTS.king_pawn_distance;
 
 /// Material plus piece-square value per role, indexed by the square relative to the piece's
 /// own side (a1 = 0 from White's view; Black's squares are flipped vertically first).
@@ -325,7 +330,28 @@ fn side(board: &Board, us: Color, t: &mut impl Tracer) -> S {
         total += BISHOP_PAIR;
         t.add(us, 1, |w| &mut w.bishop_pair);
     }
+    for sq in bishops {
+        let colour = if Bitboard::LIGHT_SQUARES.contains(sq) {
+            Bitboard::LIGHT_SQUARES
+        } else {
+            Bitboard::DARK_SQUARES
+        };
+        let n = (colour.0 & our_pawns).count_ones() as i32;
+        total += BISHOP_PAWNS * n;
+        t.add(us, n, |w| &mut w.bishop_pawns);
+    }
     total += rook_files(us, (board.rooks() & ours).0, our_pawns, their_pawns, t);
+    // Rooks on the 7th: relative rank index 6, with enemy pawns there or their king on the 8th.
+    let seventh = rank_bb(us.fold_wb(6, 1));
+    let eighth = rank_bb(us.fold_wb(7, 0));
+    let their_king = board.king_of(!us).map_or(0, |k| 1u64 << k as u32);
+    if seventh & their_pawns != 0 || eighth & their_king != 0 {
+        let n = ((board.rooks() & ours).0 & seventh).count_ones() as i32;
+        if n > 0 {
+            total += ROOK_SEVENTH * n;
+            t.add(us, n, |w| &mut w.rook_seventh);
+        }
+    }
     if let Some(king) = board.king_of(us) {
         let (near, far) = SHIELD[color_index(us)][king as usize];
         let (near, far) = (
@@ -483,14 +509,25 @@ fn rook_files(us: Color, rooks: u64, our_pawns: u64, their_pawns: u64, t: &mut i
     total
 }
 
-/// Doubled, isolated and passed pawns of `us`, from `us`'s point of view.
+/// Doubled, isolated, backward and passed pawns of `us`, and its king's distance to the nearest
+/// own pawn, from `us`'s point of view.
 fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
     let our_pawns = (board.pawns() & board.by_color(us)).0;
     let their_pawns = (board.pawns() & board.by_color(!us)).0;
     let side = color_index(us);
     let occupied = board.occupied();
     let kings = [board.king_of(us), board.king_of(!us)];
+    let their_pawn_attacks = pawn_attacks(!us, their_pawns);
     let mut total = S::default();
+    if let (Some(king), true) = (kings[0], our_pawns != 0) {
+        let n = Bitboard(our_pawns)
+            .into_iter()
+            .map(|sq| king.distance(sq) as i32)
+            .min()
+            .unwrap_or(0);
+        total += KING_PAWN_DISTANCE * n;
+        t.add(us, n, |w| &mut w.king_pawn_distance);
+    }
     for sq in Bitboard(our_pawns) {
         let i = sq as usize;
         let doubled = FRONT_SPAN[side][i] & our_pawns != 0;
@@ -498,9 +535,19 @@ fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
             total += DOUBLED;
             t.add(us, 1, |w| &mut w.doubled);
         }
-        if adjacent_files(sq.file() as usize) & our_pawns == 0 {
+        let beside = adjacent_files(sq.file() as usize);
+        if beside & our_pawns == 0 {
             total += ISOLATED;
             t.add(us, 1, |w| &mut w.isolated);
+        } else if beside & !ranks_ahead(us.is_white(), sq.rank() as usize) & our_pawns == 0 {
+            // Backward: the neighbours have all advanced past it, and an enemy pawn guards
+            // the square ahead.
+            if let Some(stop) = sq.offset(us.fold_wb(8, -8)) {
+                if their_pawn_attacks & (1u64 << stop as u32) != 0 {
+                    total += BACKWARD;
+                    t.add(us, 1, |w| &mut w.backward);
+                }
+            }
         }
         // The rear pawn of a doubled pair is not counted as passed.
         if !doubled && PASSED_SPAN[side][i] & their_pawns == 0 {
@@ -667,6 +714,24 @@ mod tests {
     }
 
     #[test]
+    fn trace_counts_pawn_and_piece_terms() {
+        // White: the b2 pawn is backward (c3 is past it, a4 guards b3; Black's a4 is isolated,
+        // not backward), the dark-squared bishop on d2 has two own pawns on its colour (b2, c3),
+        // the rook on b7 stands on the 7th with Black's king on the 8th, and White's king is 2
+        // from its nearest pawn (c3), Black's 4 from a4.
+        let t = trace(&fen("4k3/1R6/8/8/p7/2P5/1P1B4/4K3 w - - 0 1"));
+        assert_eq!(t.terms.backward, [0, 1]);
+        assert_eq!(t.terms.isolated, [1, 0]);
+        assert_eq!(t.terms.bishop_pawns, [0, 2]);
+        assert_eq!(t.terms.rook_seventh, [0, 1]);
+        assert_eq!(t.terms.king_pawn_distance, [4, 2]);
+        // Black's king off the 8th and no black pawn on the 7th: the rook there counts nothing.
+        let t = trace(&fen("8/1R6/5k2/8/p7/2P5/1P1B4/4K3 w - - 0 1"));
+        assert_eq!(t.terms.rook_seventh, [0, 0]);
+        assert_eq!(t.terms.king_pawn_distance, [5, 2]);
+    }
+
+    #[test]
     fn trace_counts_hanging_pieces_and_pawns() {
         // White's knight on d3 attacks Black's bishop on b4, and the rook on e1 the pawn on e6;
         // nothing of Black's defends either. Black's bishop attacks the rook on e1, which the
@@ -689,7 +754,7 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), GROUPS);
         let len: usize = WEIGHTS.groups().iter().map(|(_, g)| g.len()).sum();
-        assert_eq!(len, 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2 + 4 + 2);
+        assert_eq!(len, 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2 + 4 + 2 + 4);
         assert_eq!(WEIGHTS.groups()[1].1[0], WEIGHTS.pst[0][0]);
     }
 
@@ -719,9 +784,12 @@ mod tests {
             passed("7k/8/8/8/8/P7/8/7K w - - 0 1"),
         );
         assert!(p7.eg > p3.eg && p7.mg > p3.mg, "{p7:?} vs {p3:?}");
-        // The same pawn facing an enemy pawn on the next file is no longer passed.
+        // The same pawn facing an enemy pawn on the next file is no longer passed: what is left
+        // is its isolation and the king's distance (7) to it.
         let blocked = passed("7k/8/1p6/8/8/P7/8/7K w - - 0 1");
-        assert_eq!(blocked, ISOLATED);
+        let mut expected = ISOLATED;
+        expected += KING_PAWN_DISTANCE * 7;
+        assert_eq!(blocked, expected);
     }
 
     #[test]

@@ -79,6 +79,15 @@ pub struct Terms<T> {
     /// Enemy pieces we attack that no enemy piece, pawn or king defends: knights, bishops,
     /// rooks and queens (`[0]`), pawns (`[1]`).
     pub hanging: [T; 2],
+    /// A backward pawn: no own pawn beside or behind it on the neighbouring files, its stop
+    /// square attacked by an enemy pawn (isolated pawns are not counted again).
+    pub backward: T,
+    /// Per bishop, the own pawns on squares of its colour.
+    pub bishop_pawns: T,
+    /// A rook on the relative 7th rank with enemy pawns there or the enemy king on the 8th.
+    pub rook_seventh: T,
+    /// The king's distance to the nearest own pawn (none without pawns).
+    pub king_pawn_distance: T,
 }
 
 /// The evaluation's weights.
@@ -107,12 +116,16 @@ macro_rules! groups {
             ("passed_king", $($r)+ $t.passed_king[..]),
             ("safe_check", $($r)+ $t.safe_check[..]),
             ("hanging", $($r)+ $t.hanging[..]),
+            ("backward", $one($($r)+ $t.backward)),
+            ("bishop_pawns", $one($($r)+ $t.bishop_pawns)),
+            ("rook_seventh", $one($($r)+ $t.rook_seventh)),
+            ("king_pawn_distance", $one($($r)+ $t.king_pawn_distance)),
         ]
     };
 }
 
 /// Number of groups in a [`Terms`].
-pub const GROUPS: usize = 17;
+pub const GROUPS: usize = 21;
 
 impl<T> Terms<T> {
     /// Each group with its name, in the tuner's order.
@@ -157,6 +170,10 @@ impl<T: Copy + Default> Default for Terms<T> {
             passed_king: [z; 2],
             safe_check: [z; 4],
             hanging: [z; 2],
+            backward: z,
+            bishop_pawns: z,
+            rook_seventh: z,
+            king_pawn_distance: z,
         }
     }
 }
