@@ -331,7 +331,7 @@ fn side(board: &Board, us: Color, t: &mut impl Tracer) -> S {
         t.add(us, 1, |w| &mut w.bishop_pair);
     }
     for sq in bishops {
-        let colour = if Bitboard::LIGHT_SQUARES.contains(sq) {
+        let colour = if sq.is_light() {
             Bitboard::LIGHT_SQUARES
         } else {
             Bitboard::DARK_SQUARES
@@ -340,13 +340,14 @@ fn side(board: &Board, us: Color, t: &mut impl Tracer) -> S {
         total += BISHOP_PAWNS * n;
         t.add(us, n, |w| &mut w.bishop_pawns);
     }
-    total += rook_files(us, (board.rooks() & ours).0, our_pawns, their_pawns, t);
+    let our_rooks = (board.rooks() & ours).0;
+    total += rook_files(us, our_rooks, our_pawns, their_pawns, t);
     // Rooks on the 7th: relative rank index 6, with enemy pawns there or their king on the 8th.
     let seventh = rank_bb(us.fold_wb(6, 1));
     let eighth = rank_bb(us.fold_wb(7, 0));
-    let their_king = board.king_of(!us).map_or(0, |k| 1u64 << k as u32);
+    let their_king = board.king_of(!us).map_or(0, |k| Bitboard::from_square(k).0);
     if seventh & their_pawns != 0 || eighth & their_king != 0 {
-        let n = ((board.rooks() & ours).0 & seventh).count_ones() as i32;
+        let n = (our_rooks & seventh).count_ones() as i32;
         if n > 0 {
             total += ROOK_SEVENTH * n;
             t.add(us, n, |w| &mut w.rook_seventh);
@@ -517,19 +518,24 @@ fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
     let side = color_index(us);
     let occupied = board.occupied();
     let kings = [board.king_of(us), board.king_of(!us)];
-    let their_pawn_attacks = pawn_attacks(!us, their_pawns);
+    let their_pawn_attacks = Bitboard(pawn_attacks(!us, their_pawns));
     let mut total = S::default();
-    if let (Some(king), true) = (kings[0], our_pawns != 0) {
-        let n = Bitboard(our_pawns)
+    if let Some(king) = kings[0] {
+        if let Some(n) = Bitboard(our_pawns)
             .into_iter()
             .map(|sq| king.distance(sq) as i32)
             .min()
-            .unwrap_or(0);
-        total += KING_PAWN_DISTANCE * n;
-        t.add(us, n, |w| &mut w.king_pawn_distance);
+        {
+            total += KING_PAWN_DISTANCE * n;
+            t.add(us, n, |w| &mut w.king_pawn_distance);
+        }
     }
     for sq in Bitboard(our_pawns) {
         let i = sq as usize;
+        // The square ahead (a pawn is never on the last rank).
+        let Some(stop) = sq.offset(us.fold_wb(8, -8)) else {
+            continue;
+        };
         let doubled = FRONT_SPAN[side][i] & our_pawns != 0;
         if doubled {
             total += DOUBLED;
@@ -542,11 +548,9 @@ fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
         } else if beside & !ranks_ahead(us.is_white(), sq.rank() as usize) & our_pawns == 0 {
             // Backward: the neighbours have all advanced past it, and an enemy pawn guards
             // the square ahead.
-            if let Some(stop) = sq.offset(us.fold_wb(8, -8)) {
-                if their_pawn_attacks & (1u64 << stop as u32) != 0 {
-                    total += BACKWARD;
-                    t.add(us, 1, |w| &mut w.backward);
-                }
+            if their_pawn_attacks.contains(stop) {
+                total += BACKWARD;
+                t.add(us, 1, |w| &mut w.backward);
             }
         }
         // The rear pawn of a doubled pair is not counted as passed.
@@ -554,10 +558,6 @@ fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
             let rank = relative(us, sq) / 8;
             total += PASSED[rank];
             t.add(us, 1, |w| &mut w.passed[rank]);
-            // The square ahead (a passed pawn is never on the last rank).
-            let Some(stop) = sq.offset(us.fold_wb(8, -8)) else {
-                continue;
-            };
             if !occupied.contains(stop) {
                 total += PASSED_FREE[rank];
                 t.add(us, 1, |w| &mut w.passed_free[rank]);
