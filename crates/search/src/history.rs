@@ -139,6 +139,29 @@ impl CorrHist {
     }
 }
 
+/// The keys a static evaluation is corrected by: the pawns of both colours, and each colour's
+/// pieces other than pawns (king included), as Stockfish 17's non-pawn correction history.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CorrKeys {
+    /// `pawn_key` of both colours' pawns.
+    pub pawn: u64,
+    /// `piece_key` of White's and of Black's pieces other than pawns.
+    pub non_pawn: [u64; 2],
+}
+
+/// A key of one colour's knights, bishops, rooks, queens and king, for the non-pawn correction
+/// history.
+#[inline]
+pub fn piece_key(pieces: [u64; 5]) -> u64 {
+    let mut h = 0u64;
+    for (i, bb) in pieces.into_iter().enumerate() {
+        h = (h ^ bb)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(23 + 8 * i as u32);
+    }
+    (h ^ (h >> 31)).wrapping_mul(0x94D0_49BB_1331_11EB) >> 40
+}
+
 /// A key of the pawns alone (both colours), for the correction history.
 #[inline]
 pub fn pawn_key(white_pawns: u64, black_pawns: u64) -> u64 {
@@ -187,6 +210,8 @@ pub struct Histories {
     pub counter: CounterMoves,
     /// Correction history of the static evaluation.
     pub corr: CorrHist,
+    /// Non-pawn correction histories, by the colour whose pieces key them.
+    pub np_corr: [CorrHist; 2],
 }
 
 impl Default for Histories {
@@ -205,6 +230,7 @@ impl Histories {
             capture: CaptureHist::new(),
             counter: CounterMoves::new(),
             corr: CorrHist::new(),
+            np_corr: [CorrHist::new(), CorrHist::new()],
         }
     }
 
@@ -266,23 +292,30 @@ impl Histories {
         }
     }
 
-    /// The static evaluation `raw` corrected by the correction history (unchanged when
-    /// `UseCorrHist` is off): `raw + entry / CorrDiv`, kept off the mate range.
+    /// The static evaluation `raw` corrected by the correction histories (unchanged when
+    /// `UseCorrHist` is off): `raw + (pawn entry + NpCorrWeight/1024 * both non-pawn entries)
+    /// / CorrDiv`, kept off the mate range.
     #[inline]
-    pub fn corrected_eval(&self, p: &Params, side: usize, pawn_key: u64, raw: i32) -> i32 {
+    pub fn corrected_eval(&self, p: &Params, side: usize, keys: CorrKeys, raw: i32) -> i32 {
         if !p.use_corr_hist {
             return raw;
         }
-        (raw + self.corr.get(side, pawn_key) / p.corr_div.max(1)).clamp(-20_000, 20_000)
+        let mut c = self.corr.get(side, keys.pawn);
+        if p.use_np_corr_hist {
+            let np = self.np_corr[0].get(side, keys.non_pawn[0])
+                + self.np_corr[1].get(side, keys.non_pawn[1]);
+            c += np * p.np_corr_weight / 1024;
+        }
+        (raw + c / p.corr_div.max(1)).clamp(-20_000, 20_000)
     }
 
-    /// Moves the correction of `pawn_key` towards the error `score - eval` of a search of
+    /// Moves the corrections of `keys` towards the error `score - eval` of a search of
     /// `depth`: bonus `(score - eval) * depth / CorrBonusDiv`, at most `CorrMax / 4` each way.
     pub fn update_correction(
         &mut self,
         p: &Params,
         side: usize,
-        pawn_key: u64,
+        keys: CorrKeys,
         depth: i32,
         error: i32,
     ) {
@@ -291,7 +324,12 @@ impl Histories {
         }
         let limit = p.corr_max / 4;
         let bonus = (error * depth / p.corr_bonus_div.max(1)).clamp(-limit, limit);
-        self.corr.update(side, pawn_key, bonus, p.corr_max);
+        self.corr.update(side, keys.pawn, bonus, p.corr_max);
+        if p.use_np_corr_hist {
+            for (table, key) in self.np_corr.iter_mut().zip(keys.non_pawn) {
+                table.update(side, key, bonus, p.corr_max);
+            }
+        }
     }
 
     /// Updates after a quiet beta cutoff by `best` at `depth`: bonus to `best`, malus (and a
@@ -383,6 +421,31 @@ mod tests {
                 assert!(i32::from(e).abs() <= max, "e = {e}, max = {max}, b = {b}");
             }
         }
+    }
+
+    #[test]
+    fn non_pawn_corrections_add_half_weight_each_hand_worked() {
+        let mut p = Params::default();
+        let mut h = Histories::new();
+        let keys = CorrKeys {
+            pawn: 7,
+            non_pawn: [11, 13],
+        };
+        // Error 200 at depth 8: bonus 200 * 8 / CorrBonusDiv 8 = 200 (under CorrMax/4 = 256),
+        // so each of the three entries goes 0 -> 200.
+        h.update_correction(&p, 0, keys, 8, 200);
+        // (200 + (200 + 200) * 512 / 1024) / CorrDiv 32 = 400 / 32 = 12.
+        assert_eq!(h.corrected_eval(&p, 0, keys, 100), 112);
+        // Other pieces (the non-pawn entries are 0): 200 / 32 = 6; the other side: nothing.
+        let moved = CorrKeys {
+            non_pawn: [12, 14],
+            ..keys
+        };
+        assert_eq!(h.corrected_eval(&p, 0, moved, 100), 106);
+        assert_eq!(h.corrected_eval(&p, 1, keys, 100), 100);
+        // UseNpCorrHist off: the pawn entry alone.
+        p.use_np_corr_hist = false;
+        assert_eq!(h.corrected_eval(&p, 0, keys, 100), 106);
     }
 
     #[test]

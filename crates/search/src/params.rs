@@ -204,6 +204,8 @@ define_params! {
         corr_max / "CorrMax" = 1024, 128, 8192, 64;
         corr_div / "CorrDiv" = 32, 4, 256, 2;
         corr_bonus_div / "CorrBonusDiv" = 8, 1, 64, 1;
+        // Non-pawn correction histories: each colour's entry weighs WEIGHT/1024 of the pawn one.
+        np_corr_weight / "NpCorrWeight" = 512, 0, 2048, 64;
         // Singular extensions: at depth >= DEPTH, the TT move is extended when every other move
         // fails low against tt_score - MARGIN*depth/16 at half depth.
         se_depth / "SeDepth" = 8, 4, 20, 1;
@@ -223,6 +225,7 @@ define_params! {
         use_history_lmr / "UseHistoryLmr" = true, "history adjusts late move reductions";
         use_history_pruning / "UseHistoryPruning" = true, "prune late quiets with bad history at shallow depth";
         use_corr_hist / "UseCorrHist" = true, "correction history [side][pawn structure] added to the static eval";
+        use_np_corr_hist / "UseNpCorrHist" = true, "non-pawn correction histories [side][each colour's pieces] (needs UseCorrHist)";
     }
 }
 

@@ -10,7 +10,7 @@ use clio_board::shakmaty::{Move, Position as _};
 use clio_board::{see_ge, Move16, Position};
 
 use crate::eval::evaluate;
-use crate::history::{pawn_key, ContRefs, Histories, Killers, PieceTo};
+use crate::history::{pawn_key, piece_key, ContRefs, CorrKeys, Histories, Killers, PieceTo};
 use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
 use crate::params::Params;
 use crate::time::{budget, TimeBudget};
@@ -220,13 +220,28 @@ impl Searcher {
 
 /// The pawn-structure key of `pos`, for the correction history.
 #[inline]
-fn pawn_key_of(pos: &Position) -> u64 {
+fn corr_keys_of(pos: &Position, non_pawn: bool) -> CorrKeys {
     let board = pos.chess().board();
     let pawns = board.pawns();
-    pawn_key(
-        u64::from(pawns & board.white()),
-        u64::from(pawns & board.black()),
-    )
+    let mut keys = CorrKeys {
+        pawn: pawn_key(
+            u64::from(pawns & board.white()),
+            u64::from(pawns & board.black()),
+        ),
+        non_pawn: [0; 2],
+    };
+    if non_pawn {
+        for (key, colour) in keys.non_pawn.iter_mut().zip([board.white(), board.black()]) {
+            *key = piece_key([
+                u64::from(board.knights() & colour),
+                u64::from(board.bishops() & colour),
+                u64::from(board.rooks() & colour),
+                u64::from(board.queens() & colour),
+                u64::from(board.kings() & colour),
+            ]);
+        }
+    }
+    keys
 }
 
 /// Converts an internal score to centipawns or moves to mate.
@@ -441,18 +456,15 @@ impl<'a> Worker<'a> {
         refs
     }
 
-    /// The static eval `raw` of `pos` corrected by the correction history, with the pawn key
-    /// it read; with `UseCorrHist` off, `raw` itself and the key 0, not hashed.
+    /// The static eval `raw` of `pos` corrected by the correction histories, with the keys
+    /// it read; with `UseCorrHist` off, `raw` itself and zero keys, not hashed.
     #[inline]
-    fn corrected_eval(&self, pos: &Position, side: usize, raw: i32) -> (i32, u64) {
+    fn corrected_eval(&self, pos: &Position, side: usize, raw: i32) -> (i32, CorrKeys) {
         if !self.params.use_corr_hist {
-            return (raw, 0);
+            return (raw, CorrKeys::default());
         }
-        let pawns = pawn_key_of(pos);
-        (
-            self.hist.corrected_eval(self.params, side, pawns, raw),
-            pawns,
-        )
+        let keys = corr_keys_of(pos, self.params.use_np_corr_hist);
+        (self.hist.corrected_eval(self.params, side, keys, raw), keys)
     }
 
     fn negamax(
@@ -508,13 +520,13 @@ impl<'a> Worker<'a> {
         let tt_move = tt_hit.map_or(Move16::NONE, |h| h.mv);
         let side = usize::from(pos.turn().is_black());
         // The TT keeps the raw evaluation; the correction history is applied afresh. In check
-        // there is no static eval, and the pawn key is hashed only for the correction.
-        let (raw_eval, static_eval, pawns) = if in_check {
-            (-INF, -INF, 0)
+        // there is no static eval, and the correction keys are hashed only for the correction.
+        let (raw_eval, static_eval, corr_keys) = if in_check {
+            (-INF, -INF, CorrKeys::default())
         } else {
             let raw = tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval);
-            let (corrected, pawns) = self.corrected_eval(pos, side, raw);
-            (raw, corrected, pawns)
+            let (corrected, keys) = self.corrected_eval(pos, side, raw);
+            (raw, corrected, keys)
         };
         // The TT's score bounds the true value better than the static eval when its bound
         // points the right way: prune on that.
@@ -797,7 +809,7 @@ impl<'a> Worker<'a> {
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
             self.hist
-                .update_correction(p, side, pawns, depth, best_score - static_eval);
+                .update_correction(p, side, corr_keys, depth, best_score - static_eval);
         }
         let eval_store = if in_check { 0 } else { raw_eval };
         self.tt
