@@ -1,7 +1,8 @@
 //! Tapered static evaluation: material and piece-square tables (PeSTO), pawn structure
-//! (doubled, isolated, backward), passed-pawn detail, the king's distance to its pawns, mobility,
-//! king safety (attack units and safe checks), threats and hanging pieces, bishop pair and
-//! bishops' own pawns on their colour, rooks on open files and on the 7th, and a tempo bonus.
+//! (doubled, isolated, backward, connected), passed-pawn detail, the king's distance to its
+//! pawns, mobility, king safety (attack units and safe checks), threats and hanging pieces,
+//! knight and bishop outposts, minors behind pawns, bishop pair and bishops' own pawns on their
+//! colour, rooks on open files and on the 7th, and a tempo bonus.
 //!
 //! Every term is a middlegame/endgame pair; the two sums are blended by the game phase, counted
 //! from non-pawn material on the 24-point scale of Fruit and PeSTO (minor 1, rook 2, queen 4):
@@ -74,6 +75,9 @@ const BACKWARD: S = WEIGHTS.backward;
 const BISHOP_PAWNS: S = WEIGHTS.bishop_pawns;
 const ROOK_SEVENTH: S = WEIGHTS.rook_seventh;
 const KING_PAWN_DISTANCE: S = WEIGHTS.king_pawn_distance;
+const CONNECTED: [S; 8] = WEIGHTS.connected;
+const OUTPOST: [S; 2] = WEIGHTS.outpost;
+const MINOR_BEHIND_PAWN: S = WEIGHTS.minor_behind_pawn;
 
 /// Material plus piece-square value per role, indexed by the square relative to the piece's
 /// own side (a1 = 0 from White's view; Black's squares are flipped vertically first).
@@ -325,6 +329,31 @@ fn side(board: &Board, us: Color, t: &mut impl Tracer) -> S {
     total += king_attack;
     total += threats;
 
+    // Outposts and minors behind a pawn.
+    let our_pawn_attacks = pawn_attacks(us, our_pawns);
+    let all_pawns = board.pawns().0;
+    let outpost_ranks =
+        rank_bb(us.fold_wb(3, 4)) | rank_bb(us.fold_wb(4, 3)) | rank_bb(us.fold_wb(5, 2));
+    for (i, role) in [Role::Knight, Role::Bishop].into_iter().enumerate() {
+        for sq in board.by_role(role) & ours {
+            let bb = Bitboard::from_square(sq).0;
+            let i_sq = sq as usize;
+            let beside_ahead =
+                PASSED_SPAN[color_index(us)][i_sq] & !FRONT_SPAN[color_index(us)][i_sq];
+            if bb & outpost_ranks & our_pawn_attacks != 0 && beside_ahead & their_pawns == 0 {
+                total += OUTPOST[i];
+                t.add(us, 1, |w| &mut w.outpost[i]);
+            }
+            if sq
+                .offset(us.fold_wb(8, -8))
+                .is_some_and(|ahead| all_pawns & Bitboard::from_square(ahead).0 != 0)
+            {
+                total += MINOR_BEHIND_PAWN;
+                t.add(us, 1, |w| &mut w.minor_behind_pawn);
+            }
+        }
+    }
+
     let bishops = board.bishops() & ours;
     if (bishops & Bitboard::LIGHT_SQUARES).any() && (bishops & Bitboard::DARK_SQUARES).any() {
         total += BISHOP_PAIR;
@@ -519,6 +548,7 @@ fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
     let occupied = board.occupied();
     let kings = [board.king_of(us), board.king_of(!us)];
     let their_pawn_attacks = Bitboard(pawn_attacks(!us, their_pawns));
+    let our_pawn_attacks = pawn_attacks(us, our_pawns);
     let mut total = S::default();
     if let Some(king) = kings[0] {
         if let Some(n) = Bitboard(our_pawns)
@@ -542,6 +572,13 @@ fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
             t.add(us, 1, |w| &mut w.doubled);
         }
         let beside = adjacent_files(sq.file() as usize);
+        let bb = Bitboard::from_square(sq).0;
+        let phalanx = beside & rank_bb(sq.rank() as usize) & our_pawns != 0;
+        if phalanx || our_pawn_attacks & bb != 0 {
+            let rank = relative(us, sq) / 8;
+            total += CONNECTED[rank];
+            t.add(us, 1, |w| &mut w.connected[rank]);
+        }
         if beside & our_pawns == 0 {
             total += ISOLATED;
             t.add(us, 1, |w| &mut w.isolated);
@@ -732,6 +769,23 @@ mod tests {
     }
 
     #[test]
+    fn trace_counts_connected_pawns_outposts_and_minors_behind_pawns() {
+        // White: d4 and e4 stand side by side (d4 is also defended by c3), so both are connected
+        // on the 4th; c3 has no neighbour on its rank and no defender. The knight on e5 and the
+        // bishop on d5 are on the 5th, defended by d4 and e4, with no black pawn ahead on the
+        // neighbouring files: both are outposts. The bishop on d3 stands behind the d4 pawn.
+        let t = trace(&fen("7k/p6p/8/3BN3/3PP3/2PB4/8/6K1 w - - 0 1"));
+        assert_eq!(t.terms.connected[3], [0, 2]);
+        assert_eq!(t.terms.connected.iter().map(|c| c[1]).sum::<i32>(), 2);
+        assert_eq!(t.terms.connected.iter().map(|c| c[0]).sum::<i32>(), 0);
+        assert_eq!(t.terms.outpost, [[0, 1], [0, 1]]);
+        assert_eq!(t.terms.minor_behind_pawn, [0, 1]);
+        // A black pawn on f7 can reach f6 and drive the knight away: no longer an outpost.
+        let t = trace(&fen("7k/p4p1p/8/3BN3/3PP3/2PB4/8/6K1 w - - 0 1"));
+        assert_eq!(t.terms.outpost, [[0, 0], [0, 1]]);
+    }
+
+    #[test]
     fn trace_counts_hanging_pieces_and_pawns() {
         // White's knight on d3 attacks Black's bishop on b4, and the rook on e1 the pawn on e6;
         // nothing of Black's defends either. Black's bishop attacks the rook on e1, which the
@@ -754,7 +808,10 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), GROUPS);
         let len: usize = WEIGHTS.groups().iter().map(|(_, g)| g.len()).sum();
-        assert_eq!(len, 6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2 + 4 + 2 + 4);
+        assert_eq!(
+            len,
+            6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2 + 4 + 2 + 4 + 8 + 2 + 1
+        );
         assert_eq!(WEIGHTS.groups()[1].1[0], WEIGHTS.pst[0][0]);
     }
 

@@ -88,6 +88,14 @@ pub struct Terms<T> {
     pub rook_seventh: T,
     /// The king's distance to the nearest own pawn (none without pawns).
     pub king_pawn_distance: T,
+    /// A pawn with an own pawn beside it on its rank (a phalanx) or defending it, by relative
+    /// rank 1..8 (counted once per pawn).
+    pub connected: [T; 8],
+    /// A knight (`[0]`) or bishop (`[1]`) on an outpost: on relative rank 4..6, defended by an
+    /// own pawn, on a square no enemy pawn can ever attack (none ahead on the neighbouring files).
+    pub outpost: [T; 2],
+    /// A knight or bishop with a pawn of either colour on the square ahead of it.
+    pub minor_behind_pawn: T,
 }
 
 /// The evaluation's weights.
@@ -120,12 +128,15 @@ macro_rules! groups {
             ("bishop_pawns", $one($($r)+ $t.bishop_pawns)),
             ("rook_seventh", $one($($r)+ $t.rook_seventh)),
             ("king_pawn_distance", $one($($r)+ $t.king_pawn_distance)),
+            ("connected", $($r)+ $t.connected[..]),
+            ("outpost", $($r)+ $t.outpost[..]),
+            ("minor_behind_pawn", $one($($r)+ $t.minor_behind_pawn)),
         ]
     };
 }
 
 /// Number of groups in a [`Terms`].
-pub const GROUPS: usize = 21;
+pub const GROUPS: usize = 24;
 
 impl<T> Terms<T> {
     /// Each group with its name, in the tuner's order.
@@ -174,6 +185,9 @@ impl<T: Copy + Default> Default for Terms<T> {
             bishop_pawns: z,
             rook_seventh: z,
             king_pawn_distance: z,
+            connected: [z; 8],
+            outpost: [z; 2],
+            minor_behind_pawn: z,
         }
     }
 }
