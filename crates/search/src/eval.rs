@@ -329,29 +329,29 @@ fn side(board: &Board, us: Color, t: &mut impl Tracer) -> S {
     total += king_attack;
     total += threats;
 
-    // Outposts and minors behind a pawn.
-    let our_pawn_attacks = pawn_attacks(us, our_pawns);
-    let all_pawns = board.pawns().0;
-    let outpost_ranks =
-        rank_bb(us.fold_wb(3, 4)) | rank_bb(us.fold_wb(4, 3)) | rank_bb(us.fold_wb(5, 2));
+    // Outposts: a knight or bishop on relative rank 4 to 6, defended by an own pawn, that no
+    // enemy pawn can ever attack (none ahead on the neighbouring files).
+    let s_i = color_index(us);
+    let outpost_squares =
+        (rank_bb(us.fold_wb(3, 4)) | rank_bb(us.fold_wb(4, 3)) | rank_bb(us.fold_wb(5, 2)))
+            & pawn_attacks(us, our_pawns);
     for (i, role) in [Role::Knight, Role::Bishop].into_iter().enumerate() {
-        for sq in board.by_role(role) & ours {
-            let bb = Bitboard::from_square(sq).0;
-            let i_sq = sq as usize;
-            let beside_ahead =
-                PASSED_SPAN[color_index(us)][i_sq] & !FRONT_SPAN[color_index(us)][i_sq];
-            if bb & outpost_ranks & our_pawn_attacks != 0 && beside_ahead & their_pawns == 0 {
+        for sq in Bitboard((board.by_role(role) & ours).0 & outpost_squares) {
+            let sq = sq as usize;
+            if (PASSED_SPAN[s_i][sq] & !FRONT_SPAN[s_i][sq]) & their_pawns == 0 {
                 total += OUTPOST[i];
                 t.add(us, 1, |w| &mut w.outpost[i]);
             }
-            if sq
-                .offset(us.fold_wb(8, -8))
-                .is_some_and(|ahead| all_pawns & Bitboard::from_square(ahead).0 != 0)
-            {
-                total += MINOR_BEHIND_PAWN;
-                t.add(us, 1, |w| &mut w.minor_behind_pawn);
-            }
         }
+    }
+    // Minors with a pawn of either colour on the square ahead.
+    let all_pawns = board.pawns().0;
+    let behind_pawns = us.fold_wb(all_pawns >> 8, all_pawns << 8);
+    let minors = ((board.knights() | board.bishops()) & ours).0;
+    let n = (minors & behind_pawns).count_ones() as i32;
+    if n > 0 {
+        total += MINOR_BEHIND_PAWN * n;
+        t.add(us, n, |w| &mut w.minor_behind_pawn);
     }
 
     let bishops = board.bishops() & ours;

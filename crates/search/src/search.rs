@@ -218,7 +218,8 @@ impl Searcher {
     }
 }
 
-/// The pawn-structure key of `pos`, for the correction history.
+/// The keys of `pos` for the correction histories: its pawns, and with `non_pawn` each colour's
+/// other pieces (else 0).
 #[inline]
 fn corr_keys_of(pos: &Position, non_pawn: bool) -> CorrKeys {
     let board = pos.chess().board();
