@@ -210,6 +210,13 @@ define_params! {
         // fails low against tt_score - MARGIN*depth/16 at half depth.
         se_depth / "SeDepth" = 8, 4, 20, 1;
         se_margin / "SeMargin" = 32, 4, 128, 4;
+        // Time: the soft limit is scaled by a percentage that falls from TMUNSTABLE (the best
+        // move just changed) to TMSTABLE (the same best move for 4 iterations), and grows by
+        // TMSCOREDROP percent when the score fell TMDROPCP or more since the last iteration.
+        tm_unstable / "TmUnstable" = 150, 100, 300, 10;
+        tm_stable / "TmStable" = 70, 30, 100, 5;
+        tm_score_drop / "TmScoreDrop" = 25, 0, 100, 5;
+        tm_drop_cp / "TmDropCp" = 20, 5, 100, 5;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";

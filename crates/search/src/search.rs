@@ -13,7 +13,7 @@ use crate::eval::evaluate;
 use crate::history::{pawn_key, piece_key, ContRefs, CorrKeys, Histories, Killers, PieceTo};
 use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
 use crate::params::Params;
-use crate::time::{budget, TimeBudget};
+use crate::time::{budget, soft_percent, TimeBudget, STABLE_ITERATIONS};
 use crate::tt::{Bound, Tt, TtAllocError};
 use crate::{Info, Limits, Score, SearchResult};
 
@@ -335,6 +335,8 @@ impl<'a> Worker<'a> {
         let mut score = 0;
         let mut completed = 0;
         let mut last_info = None;
+        // Iterations in a row that ended with the same best move.
+        let mut stable = 0;
         for depth in 1..=max_depth {
             let mut delta = self.params.asp_window;
             let (mut alpha, mut beta) = if depth >= 4 {
@@ -364,6 +366,12 @@ impl<'a> Worker<'a> {
             let Some(&first) = pv.first() else {
                 break;
             };
+            stable = if first == best && completed > 0 {
+                (stable + 1).min(STABLE_ITERATIONS)
+            } else {
+                0
+            };
+            let dropped = completed > 0 && s <= score - self.params.tm_drop_cp;
             best = first;
             ponder = pv.get(1).copied();
             score = s;
@@ -371,7 +379,16 @@ impl<'a> Worker<'a> {
             let i = self.info(completed, score, pv);
             info(&i);
             last_info = Some(i);
-            if let Some(soft) = self.budget.soft_ms {
+            // Spend more while the best move changes or the score falls, less once it has
+            // settled.
+            let p = self.params;
+            let pct = soft_percent(
+                p.tm_unstable,
+                p.tm_stable,
+                stable,
+                dropped.then_some(p.tm_score_drop),
+            );
+            if let Some(soft) = self.budget.scaled_soft(pct) {
                 if self.elapsed_ms() >= soft {
                     break;
                 }

@@ -1,5 +1,7 @@
 //! Time management: a soft limit (no new iteration starts after it) and a hard limit (the
-//! search stops at once), from the UCI clock fields, always leaving `Move Overhead` unused.
+//! search stops at once), from the UCI clock fields, always leaving `Move Overhead` unused. On a
+//! clock the soft limit is scaled after each iteration by the best move's stability and the
+//! score's trend ([`soft_percent`]).
 
 use clio_board::shakmaty::Color;
 
@@ -18,6 +20,31 @@ pub struct TimeBudget {
     pub soft_ms: Option<u64>,
     /// Stop searching at this point.
     pub hard_ms: Option<u64>,
+}
+
+/// Iterations with the same best move after which the soft limit is scaled the least.
+pub const STABLE_ITERATIONS: i32 = 4;
+
+/// The percentage of the soft limit to use after an iteration: `unstable` when the best move
+/// just changed, falling linearly to `stable` once it has stayed best for
+/// [`STABLE_ITERATIONS`] iterations (`iterations` is how many it has), then raised by
+/// `score_drop` percent when given (the score fell since the previous iteration).
+pub fn soft_percent(unstable: i32, stable: i32, iterations: i32, score_drop: Option<i32>) -> i32 {
+    let n = iterations.clamp(0, STABLE_ITERATIONS);
+    let pct = unstable - (unstable - stable) * n / STABLE_ITERATIONS;
+    pct + score_drop.map_or(0, |d| pct * d / 100)
+}
+
+impl TimeBudget {
+    /// The soft limit scaled by `percent` on a clock; under `movetime` (soft = hard) it stays
+    /// as it is, and without a limit there is none.
+    pub fn scaled_soft(&self, percent: i32) -> Option<u64> {
+        let soft = self.soft_ms?;
+        match self.hard_ms {
+            Some(hard) if soft < hard => Some(soft * percent.max(0) as u64 / 100),
+            _ => Some(soft),
+        }
+    }
 }
 
 /// Budget for the side `us` under `limits`.
@@ -65,6 +92,30 @@ pub fn budget(limits: &Limits, us: Color) -> TimeBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn soft_limit_scales_with_stability_and_score_drops() {
+        // 150 % just after a change, 70 % after four stable iterations, linear between.
+        assert_eq!(soft_percent(150, 70, 0, None), 150);
+        assert_eq!(soft_percent(150, 70, 2, None), 110);
+        assert_eq!(soft_percent(150, 70, 4, None), 70);
+        assert_eq!(soft_percent(150, 70, 9, None), 70);
+        // A score drop adds 25 % of that: 130 + 32.
+        assert_eq!(soft_percent(150, 70, 1, Some(25)), 162);
+        let clock = TimeBudget {
+            soft_ms: Some(100),
+            hard_ms: Some(400),
+        };
+        assert_eq!(clock.scaled_soft(150), Some(150));
+        assert_eq!(clock.scaled_soft(70), Some(70));
+        // `movetime`: soft = hard, never scaled; no limit: none.
+        let fixed = TimeBudget {
+            soft_ms: Some(90),
+            hard_ms: Some(90),
+        };
+        assert_eq!(fixed.scaled_soft(150), Some(90));
+        assert_eq!(TimeBudget::default().scaled_soft(150), None);
+    }
 
     #[test]
     fn clock_budgets() {
