@@ -13,7 +13,7 @@ use crate::eval::evaluate;
 use crate::history::{pawn_key, piece_key, ContRefs, CorrKeys, Histories, Killers, PieceTo};
 use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
 use crate::params::Params;
-use crate::time::{budget, soft_percent, TimeBudget, STABLE_ITERATIONS};
+use crate::time::{budget, soft_percent, TimeBudget};
 use crate::tt::{Bound, Tt, TtAllocError};
 use crate::{Info, Limits, Score, SearchResult};
 
@@ -366,8 +366,9 @@ impl<'a> Worker<'a> {
             let Some(&first) = pv.first() else {
                 break;
             };
+            // `soft_percent` caps the count; it needs no cap here.
             stable = if first == best && completed > 0 {
-                (stable + 1).min(STABLE_ITERATIONS)
+                stable + 1
             } else {
                 0
             };
