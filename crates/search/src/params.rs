@@ -210,6 +210,8 @@ define_params! {
         // fails low against tt_score - MARGIN*depth/16 at half depth.
         se_depth / "SeDepth" = 8, 4, 20, 1;
         se_margin / "SeMargin" = 32, 4, 128, 4;
+        // Internal iterative reduction: one ply less at depth >= DEPTH without a TT move.
+        iir_depth / "IirDepth" = 4, 2, 20, 1;
         // Time: the soft limit is scaled by a percentage that falls from TMUNSTABLE (the best
         // move just changed) to TMSTABLE (the same best move for 4 iterations), and grows by
         // TMSCOREDROP percent when the score fell TMDROPCP or more since the last iteration.
@@ -217,6 +219,10 @@ define_params! {
         tm_stable / "TmStable" = 70, 30, 100, 5;
         tm_score_drop / "TmScoreDrop" = 25, 0, 100, 5;
         tm_drop_cp / "TmDropCp" = 20, 5, 100, 5;
+        // Node share: the soft limit is scaled again by TMNODEBASE - TMNODEMUL * f percent (at
+        // least 50), f the share of the root's nodes spent below the best move.
+        tm_node_base / "TmNodeBase" = 240, 100, 400, 10;
+        tm_node_mul / "TmNodeMul" = 200, 0, 400, 10;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";

@@ -13,7 +13,7 @@ use crate::eval::evaluate;
 use crate::history::{pawn_key, piece_key, ContRefs, CorrKeys, Histories, Killers, PieceTo};
 use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
 use crate::params::Params;
-use crate::time::{budget, soft_percent, TimeBudget};
+use crate::time::{budget, node_percent, soft_percent, TimeBudget};
 use crate::tt::{Bound, Tt, TtAllocError};
 use crate::{Info, Limits, Score, SearchResult};
 
@@ -274,6 +274,8 @@ struct Worker<'a> {
     pv_len: [usize; MAX_PLY + 1],
     /// Base reductions in 1/1024 plies, `[depth][move number]`.
     lmr: Vec<[i32; 64]>,
+    /// Nodes spent below each root move this search, by [`Move16::butterfly`] index.
+    root_nodes: Vec<u64>,
 }
 
 impl<'a> Worker<'a> {
@@ -314,6 +316,7 @@ impl<'a> Worker<'a> {
             pv: vec![[Move16::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             lmr,
+            root_nodes: vec![0; 64 * 64],
         }
     }
 
@@ -381,14 +384,16 @@ impl<'a> Worker<'a> {
             info(&i);
             last_info = Some(i);
             // Spend more while the best move changes or the score falls, less once it has
-            // settled.
+            // settled or took most of the nodes.
             let p = self.params;
+            let best_nodes = self.root_nodes[Move16::new(&best).butterfly()];
             let pct = soft_percent(
                 p.tm_unstable,
                 p.tm_stable,
                 stable,
                 dropped.then_some(p.tm_score_drop),
-            );
+            ) * node_percent(p.tm_node_base, p.tm_node_mul, best_nodes, self.stats.nodes)
+                / 100;
             if let Some(soft) = self.budget.scaled_soft(pct) {
                 if self.elapsed_ms() >= soft {
                     break;
@@ -537,6 +542,16 @@ impl<'a> Worker<'a> {
             }
         }
         let tt_move = tt_hit.map_or(Move16::NONE, |h| h.mv);
+        // Internal iterative reduction: a node deep enough to matter that the TT knows no move
+        // for is searched one ply shallower; the next visit finds the move this one stores.
+        let depth = if depth >= self.params.iir_depth
+            && tt_move == Move16::NONE
+            && excluded == Move16::NONE
+        {
+            depth - 1
+        } else {
+            depth
+        };
         let side = usize::from(pos.turn().is_black());
         // The TT keeps the raw evaluation; the correction history is applied afresh. In check
         // there is no static eval, and the correction keys are hashed only for the correction.
@@ -700,6 +715,7 @@ impl<'a> Worker<'a> {
                 }
             }
 
+            let nodes_before = self.stats.nodes;
             pos.play(&m);
             self.stack[ply].pt = Some(pt);
             let gives_check = pos.in_check();
@@ -733,6 +749,9 @@ impl<'a> Worker<'a> {
                 }
             }
             pos.undo();
+            if ply == 0 {
+                self.root_nodes[m16.butterfly()] += self.stats.nodes - nodes_before;
+            }
             if self.stopped {
                 return 0;
             }

@@ -35,6 +35,17 @@ pub fn soft_percent(unstable: i32, stable: i32, iterations: i32, score_drop: Opt
     pct + score_drop.map_or(0, |d| pct * d / 100)
 }
 
+/// The percentage of the soft limit to use given the share of the root's nodes spent below the
+/// best move (`best_nodes` of `nodes`): `base - mul * share`, at least [`MIN_NODE_PERCENT`]. A
+/// best move that took most of the effort has little competition, so less time is needed.
+pub fn node_percent(base: i32, mul: i32, best_nodes: u64, nodes: u64) -> i32 {
+    let share = i64::from(mul) * best_nodes.min(nodes) as i64 / nodes.max(1) as i64;
+    (i64::from(base) - share).max(i64::from(MIN_NODE_PERCENT)) as i32
+}
+
+/// The least [`node_percent`] gives.
+pub const MIN_NODE_PERCENT: i32 = 50;
+
 impl TimeBudget {
     /// The soft limit scaled by `percent` on a clock; under `movetime` (soft = hard) it stays
     /// as it is, and without a limit there is none.
@@ -102,6 +113,12 @@ mod tests {
         assert_eq!(soft_percent(150, 70, 9, None), 70);
         // A score drop adds 25 % of that: 130 + 32.
         assert_eq!(soft_percent(150, 70, 1, Some(25)), 162);
+        // Node share (Ethereal's 2.4 - 2·share, at least 0.5): 90 % of the nodes below the best
+        // move gives 60 %, a quarter 190 %, all of them the floor of 50 %.
+        assert_eq!(node_percent(240, 200, 900, 1000), 60);
+        assert_eq!(node_percent(240, 200, 250, 1000), 190);
+        assert_eq!(node_percent(240, 200, 1000, 1000), 50);
+        assert_eq!(node_percent(240, 200, 0, 0), 240);
         let clock = TimeBudget {
             soft_ms: Some(100),
             hard_ms: Some(400),
