@@ -223,6 +223,9 @@ define_params! {
         // least 50), f the share of the root's nodes spent below the best move.
         tm_node_base / "TmNodeBase" = 240, 100, 400, 10;
         tm_node_mul / "TmNodeMul" = 200, 0, 400, 10;
+        // Clock share: without `movestogo` the soft limit plans for TMMOVESTOGO more moves
+        // (time / TMMOVESTOGO + 3/4 increment, at most an eighth of the time left).
+        tm_moves_to_go / "TmMovesToGo" = crate::time::DEFAULT_MOVES_TO_GO as i32, 5, 60, 2;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";

@@ -165,7 +165,7 @@ impl Searcher {
         #[cfg(not(feature = "fixed-params"))]
         let params = &self.params;
         let tt = &self.tt;
-        let budget = budget(limits, root.turn());
+        let budget = budget(limits, root.turn(), params.tm_moves_to_go as u64);
         // Set when the main thread is done, so the helpers stop too.
         let halt = AtomicBool::new(false);
         let (main_hist, helper_hists) = self.hists.split_first_mut().expect("at least one thread");

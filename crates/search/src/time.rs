@@ -7,7 +7,8 @@ use clio_board::shakmaty::Color;
 
 use crate::Limits;
 
-/// Moves assumed to remain when `movestogo` is absent (sudden death or increment).
+/// Moves assumed to remain when `movestogo` is absent (sudden death or increment): the
+/// default of the `TmMovesToGo` tunable.
 pub const DEFAULT_MOVES_TO_GO: u64 = 25;
 
 /// Smallest limit ever set, so a search always completes at least a little work.
@@ -58,16 +59,17 @@ impl TimeBudget {
     }
 }
 
-/// Budget for the side `us` under `limits`.
+/// Budget for the side `us` under `limits`, planning for `default_mtg` more moves when the
+/// clock gives no `movestogo`.
 ///
 /// `movetime`: hard = soft = movetime − overhead. Clock: with `time` left after the overhead
-/// and `mtg` moves to go (default 25), soft = min(time/mtg + 3/4·inc, time/8) and hard =
+/// and `mtg` moves to go (`default_mtg` without `movestogo`), soft = min(time/mtg + 3/4·inc, time/8) and hard =
 /// min(4·soft, time/4) (or 3/4·time when mtg = 1), soft ≤ hard, both at least 1 ms. The
 /// `time/8` cap keeps a reserve: on a short clock a move never costs more than an eighth of
 /// what is left, so the clock settles near 8× the increment instead of draining to zero (with
 /// soft = time/mtg + 3/4·inc alone, any overshoot of the limit makes each move cost more than
 /// the increment gives back). `infinite`, or no clock and no movetime: unbounded.
-pub fn budget(limits: &Limits, us: Color) -> TimeBudget {
+pub fn budget(limits: &Limits, us: Color, default_mtg: u64) -> TimeBudget {
     if limits.infinite {
         return TimeBudget::default();
     }
@@ -89,7 +91,7 @@ pub fn budget(limits: &Limits, us: Color) -> TimeBudget {
     let left = time.saturating_sub(overhead);
     let mtg = limits
         .movestogo
-        .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.max(1)));
+        .map_or(default_mtg.max(1), |m| u64::from(m.max(1)));
     // The increment counts only when it can be spent: never more than what is left.
     let soft = (left / mtg + inc * 3 / 4).min(left / 8);
     let cap = if mtg == 1 { left * 3 / 4 } else { left / 4 };
@@ -145,15 +147,32 @@ mod tests {
         };
         // White: left 59990, soft min(59990/25 + 750, 7498) = 3149, hard min(14997, 12596).
         assert_eq!(
-            budget(&l, Color::White),
+            budget(&l, Color::White, DEFAULT_MOVES_TO_GO),
             TimeBudget {
                 soft_ms: Some(3149),
                 hard_ms: Some(12596)
             }
         );
+        // `TmMovesToGo` 20 plans for fewer moves: soft 59990/20 + 750 = 3749, hard
+        // min(14997, 14996); a `movestogo` from the GUI still wins over it.
+        assert_eq!(
+            budget(&l, Color::White, 20),
+            TimeBudget {
+                soft_ms: Some(3749),
+                hard_ms: Some(14996)
+            }
+        );
+        let with_mtg = Limits {
+            movestogo: Some(25),
+            ..l.clone()
+        };
+        assert_eq!(
+            budget(&with_mtg, Color::White, 20),
+            budget(&l, Color::White, DEFAULT_MOVES_TO_GO)
+        );
         // Black, 1 s, no increment: left 990, soft min(39, 123) = 39, hard min(247, 156) = 156.
         assert_eq!(
-            budget(&l, Color::Black),
+            budget(&l, Color::Black, DEFAULT_MOVES_TO_GO),
             TimeBudget {
                 soft_ms: Some(39),
                 hard_ms: Some(156)
@@ -168,7 +187,7 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(
-            budget(&short, Color::White),
+            budget(&short, Color::White, DEFAULT_MOVES_TO_GO),
             TimeBudget {
                 soft_ms: Some(11),
                 hard_ms: Some(22)
@@ -180,23 +199,29 @@ mod tests {
             move_overhead_ms: 10,
             ..Limits::default()
         };
-        assert_eq!(budget(&tiny, Color::White).hard_ms, Some(MIN_LIMIT_MS));
+        assert_eq!(
+            budget(&tiny, Color::White, DEFAULT_MOVES_TO_GO).hard_ms,
+            Some(MIN_LIMIT_MS)
+        );
         // Huge increment with little time left: never more than a quarter of what is left.
         let inc = Limits {
             wtime_ms: Some(1_000),
             winc_ms: 5_000,
             ..Limits::default()
         };
-        let b = budget(&inc, Color::White);
+        let b = budget(&inc, Color::White, DEFAULT_MOVES_TO_GO);
         assert!(b.hard_ms <= Some(250) && b.soft_ms <= b.hard_ms, "{b:?}");
         let mt = Limits {
             movetime_ms: Some(100),
             move_overhead_ms: 10,
             ..Limits::default()
         };
-        assert_eq!(budget(&mt, Color::Black).hard_ms, Some(90));
         assert_eq!(
-            budget(&Limits::default(), Color::White),
+            budget(&mt, Color::Black, DEFAULT_MOVES_TO_GO).hard_ms,
+            Some(90)
+        );
+        assert_eq!(
+            budget(&Limits::default(), Color::White, DEFAULT_MOVES_TO_GO),
             TimeBudget::default()
         );
     }

@@ -297,7 +297,8 @@ impl Engine {
         if limits.infinite {
             return;
         }
-        let Some(ms) = budget(&limits, us).soft_ms else {
+        let mtg = self.settings.params.tm_moves_to_go as u64;
+        let Some(ms) = budget(&limits, us, mtg).soft_ms else {
             // No clock: a depth or node limit ends it, as a plain `go` would.
             return;
         };
