@@ -63,12 +63,12 @@ impl TimeBudget {
 /// clock gives no `movestogo`.
 ///
 /// `movetime`: hard = soft = movetime − overhead. Clock: with `time` left after the overhead
-/// and `mtg` moves to go (`default_mtg` without `movestogo`), soft = min(time/mtg + 3/4·inc, time/8) and hard =
-/// min(4·soft, time/4) (or 3/4·time when mtg = 1), soft ≤ hard, both at least 1 ms. The
-/// `time/8` cap keeps a reserve: on a short clock a move never costs more than an eighth of
-/// what is left, so the clock settles near 8× the increment instead of draining to zero (with
-/// soft = time/mtg + 3/4·inc alone, any overshoot of the limit makes each move cost more than
-/// the increment gives back). `infinite`, or no clock and no movetime: unbounded.
+/// and `mtg` moves to go (`default_mtg` without `movestogo`), soft = min(time/mtg + 3/4·inc,
+/// time/8) and hard = min(4·soft, time/4) (or 3/4·time when mtg = 1), soft ≤ hard, both at
+/// least 1 ms. The `time/8` cap keeps a reserve: on a short clock a move never costs more than
+/// an eighth of what is left, so the clock settles near 8× the increment instead of draining to
+/// zero (with soft = time/mtg + 3/4·inc alone, any overshoot of the limit makes each move cost
+/// more than the increment gives back). `infinite`, or no clock and no movetime: unbounded.
 pub fn budget(limits: &Limits, us: Color, default_mtg: u64) -> TimeBudget {
     if limits.infinite {
         return TimeBudget::default();

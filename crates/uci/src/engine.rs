@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use clio_board::shakmaty::{CastlingMode, Chess, Color, Move, Position as _, Role, Square};
 use clio_board::{perft_divide_until, Move16, Position};
-use clio_search::{time::budget, Info, Limits, Params, Score, SearchResult, Searcher};
+use clio_search::time::{budget, TimeBudget};
+use clio_search::{Info, Limits, Params, Score, SearchResult, Searcher};
 
 use crate::input::{self, Command, Go, Input, Start};
 use crate::limits;
@@ -83,8 +84,9 @@ enum Job {
 pub struct Engine {
     position: Position,
     settings: Settings,
-    /// Limits of the running `go ponder`, for the budget at `ponderhit`.
-    ponder_limits: Option<(Limits, Color)>,
+    /// The budget of the running `go ponder`'s clock, taken with the parameters that search
+    /// got, for the timer at `ponderhit`.
+    ponder_budget: Option<TimeBudget>,
     /// Searches and perfts sent to the worker that have not ended yet (the newest last).
     pending: Vec<Arc<Flags>>,
     jobs: Option<Sender<Job>>,
@@ -108,7 +110,7 @@ impl Engine {
         Engine {
             position: Position::startpos(),
             settings,
-            ponder_limits: None,
+            ponder_budget: None,
             pending: Vec::new(),
             jobs: Some(tx),
             worker,
@@ -166,7 +168,7 @@ impl Engine {
             flags.stop.store(true, Ordering::SeqCst);
             flags.pondering.store(false, Ordering::SeqCst);
         }
-        self.ponder_limits = None;
+        self.ponder_budget = None;
     }
 
     fn execute(&mut self, command: Command) -> bool {
@@ -269,7 +271,8 @@ impl Engine {
             note(&message);
         }
         if go.ponder {
-            self.ponder_limits = Some((limits.clone(), us));
+            let mtg = self.settings.params.tm_moves_to_go as u64;
+            self.ponder_budget = Some(budget(&limits, us, mtg));
             limits.infinite = true;
             flags.pondering.store(true, Ordering::SeqCst);
         }
@@ -288,18 +291,14 @@ impl Engine {
     /// clock, counted from now) has passed. The timer holds only this search's flags, so it
     /// can never stop a later search.
     fn ponderhit(&mut self) {
-        let (Some(flags), Some((limits, us))) =
-            (self.pending.last().cloned(), self.ponder_limits.take())
+        let (Some(flags), Some(plan)) = (self.pending.last().cloned(), self.ponder_budget.take())
         else {
             return;
         };
         flags.pondering.store(false, Ordering::SeqCst);
-        if limits.infinite {
-            return;
-        }
-        let mtg = self.settings.params.tm_moves_to_go as u64;
-        let Some(ms) = budget(&limits, us, mtg).soft_ms else {
-            // No clock: a depth or node limit ends it, as a plain `go` would.
+        let Some(ms) = plan.soft_ms else {
+            // No clock (or `go ponder infinite`): a depth or node limit or `stop` ends it, as a
+            // plain `go` would.
             return;
         };
         let timer = thread::Builder::new()
