@@ -1,7 +1,11 @@
-//! Transposition table: one 16-byte entry per slot, sized by the `Hash` option in MB, always
-//! replacing unless the slot holds a deeper entry of the same position from this search.
-//! Mate scores are stored relative to the node (`to_tt`/`from_tt`) so they stay correct at
-//! another distance from the root.
+//! Transposition table: buckets of four 16-byte slots, one 64-byte cache line each, sized by
+//! the `Hash` option in MB. A position is stored in its bucket's slot that already holds it;
+//! failing that, in the least valuable slot: an empty one, else the one whose depth less
+//! [`AGE_WEIGHT`] plies per search of age is lowest (the replacement rule of Stockfish and
+//! Ethereal), so that shallow entries, quiescence's above all, no longer evict the deep ones of
+//! other positions. A slot that holds the position keeps a deeper entry of this search against
+//! a non-exact store. Mate scores are stored relative to the node (`to_tt`/`from_tt`) so they
+//! stay correct at another distance from the root.
 //!
 //! Shared by every search thread without locks (Lazy SMP): a slot is two atomic words, the
 //! packed data and `key ^ data` (Hyatt and Mann's lockless hashing). A reader accepts a slot
@@ -73,6 +77,16 @@ impl Entry {
     }
 }
 
+/// Slots per bucket: four 16-byte slots fill one 64-byte cache line.
+const BUCKET_SLOTS: usize = 4;
+
+/// Plies of depth one search of age is worth against a newer entry when a slot is chosen for
+/// replacement.
+const AGE_WEIGHT: i32 = 8;
+
+/// Generations are counted modulo this (six bits of the `gen_bound` byte).
+const GENERATIONS: u8 = 64;
+
 /// One slot: `check = key ^ data`, so a torn pair fails the key test.
 #[derive(Default)]
 struct Slot {
@@ -102,9 +116,16 @@ impl Slot {
     }
 }
 
+/// The slots one key can use, on one cache line.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; BUCKET_SLOTS],
+}
+
 /// The transposition table, shared by reference between search threads.
 pub struct Tt {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     generation: AtomicU8,
 }
 
@@ -147,30 +168,30 @@ impl Tt {
 
     /// A table of `mb` megabytes, or an error when the memory cannot be had.
     pub fn try_new(mb: usize) -> Result<Tt, TtAllocError> {
-        let n = Self::slots_for(mb);
-        let mut slots = Vec::new();
-        slots
+        let n = Self::buckets_for(mb);
+        let mut buckets = Vec::new();
+        buckets
             .try_reserve_exact(n)
             .map_err(|_| TtAllocError { mb })?;
-        slots.resize_with(n, Slot::default);
+        buckets.resize_with(n, Bucket::default);
         Ok(Tt {
-            slots,
+            buckets,
             generation: AtomicU8::new(0),
         })
     }
 
-    fn slots_for(mb: usize) -> usize {
-        (mb.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Slot>()).max(1)
+    fn buckets_for(mb: usize) -> usize {
+        (mb.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Bucket>()).max(1)
     }
 
     fn layout(mb: usize) -> std::alloc::Layout {
-        std::alloc::Layout::array::<Slot>(Self::slots_for(mb))
-            .unwrap_or(std::alloc::Layout::new::<Slot>())
+        std::alloc::Layout::array::<Bucket>(Self::buckets_for(mb))
+            .unwrap_or(std::alloc::Layout::new::<Bucket>())
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        for slot in &self.slots {
+        for slot in self.buckets.iter().flat_map(|b| &b.slots) {
             slot.clear();
         }
         self.generation.store(0, Ordering::Relaxed);
@@ -179,7 +200,8 @@ impl Tt {
     /// Starts a new search (ages the entries).
     pub fn new_search(&mut self) {
         let g = self.generation.load(Ordering::Relaxed);
-        self.generation.store((g + 1) & 63, Ordering::Relaxed);
+        self.generation
+            .store((g + 1) % GENERATIONS, Ordering::Relaxed);
     }
 
     #[inline]
@@ -188,14 +210,18 @@ impl Tt {
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> &Slot {
-        &self.slots[((u128::from(key) * self.slots.len() as u128) >> 64) as usize]
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[((u128::from(key) * self.buckets.len() as u128) >> 64) as usize]
     }
 
     /// The entry for `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
-        let e = self.slot(key).load(key)?;
+        let e = self
+            .bucket(key)
+            .slots
+            .iter()
+            .find_map(|slot| slot.load(key))?;
         let bound = match e.gen_bound & 3 {
             0 => return None,
             1 => Bound::Lower,
@@ -225,8 +251,7 @@ impl Tt {
         ply: usize,
     ) {
         let generation = self.generation();
-        let slot = self.slot(key);
-        let old = slot.load(key);
+        let (slot, old) = self.slot_for(key, generation);
         if let Some(e) = old {
             if e.gen_bound >> 2 == generation
                 && i32::from(e.depth) > depth + 2
@@ -251,12 +276,40 @@ impl Tt {
         );
     }
 
+    /// Where `key` is stored: the slot of its bucket that holds it (with its entry), else the
+    /// least valuable slot: the first empty one, else the lowest depth less [`AGE_WEIGHT`] per
+    /// search of age (the first of equals).
+    #[inline]
+    fn slot_for(&self, key: u64, generation: u8) -> (&Slot, Option<Entry>) {
+        let slots = &self.bucket(key).slots;
+        let mut victim = &slots[0];
+        let mut least = i32::MAX;
+        for slot in slots {
+            if let Some(e) = slot.load(key) {
+                return (slot, Some(e));
+            }
+            let data = slot.data.load(Ordering::Relaxed);
+            let value = if data == 0 {
+                i32::MIN
+            } else {
+                let e = Entry::unpack(data);
+                let age = (GENERATIONS + generation - (e.gen_bound >> 2)) % GENERATIONS;
+                i32::from(e.depth) - AGE_WEIGHT * i32::from(age)
+            };
+            if value < least {
+                least = value;
+                victim = slot;
+            }
+        }
+        (victim, None)
+    }
+
     /// Permille of the first 1000 slots holding an entry of this search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let n = self.slots.len().min(1000);
         let generation = self.generation();
-        let used = self.slots[..n]
-            .iter()
+        let first = self.buckets.iter().flat_map(|b| &b.slots).take(1000);
+        let n = first.clone().count();
+        let used = first
             .filter(|s| {
                 let g = (s.data.load(Ordering::Relaxed) >> 56) as u8;
                 g & 3 != 0 && g >> 2 == generation
@@ -294,7 +347,7 @@ mod tests {
     #[test]
     fn concurrent_writes_never_yield_another_keys_entry() {
         let small = Tt {
-            slots: (0..64).map(|_| Slot::default()).collect(),
+            buckets: (0..16).map(|_| Bucket::default()).collect(),
             generation: AtomicU8::new(0),
         };
         let expected = |key: u64| Move16::from_raw((key % 4093) as u16 + 1);
@@ -308,7 +361,7 @@ mod tests {
                         x ^= x << 13;
                         x ^= x >> 7;
                         x ^= x << 17;
-                        // 256 keys over 64 slots: threads overwrite each other's slots.
+                        // 256 keys over 16 buckets of 4: threads overwrite each other's slots.
                         let key = (x % 256).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
                         small.store(
                             key,
@@ -339,6 +392,113 @@ mod tests {
             Tt::try_new(usize::MAX / 2).err(),
             Some(TtAllocError { mb: usize::MAX / 2 })
         );
-        assert_eq!(Tt::try_new(1).map(|t| t.slots.len()), Ok(Tt::slots_for(1)));
+        assert_eq!(
+            Tt::try_new(1).map(|t| t.buckets.len()),
+            Ok(Tt::buckets_for(1))
+        );
+        assert_eq!(Tt::buckets_for(1), 1024 * 1024 / 64);
+    }
+
+    /// A table of one bucket, so that every key competes for the same four slots.
+    fn one_bucket() -> Tt {
+        Tt {
+            buckets: vec![Bucket::default()],
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    fn depth_of(tt: &Tt, key: u64) -> Option<i32> {
+        tt.probe(key, 0).map(|h| h.depth)
+    }
+
+    #[test]
+    fn a_bucket_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn shallow_entries_replace_each_other_not_a_deeper_one() {
+        let tt = &one_bucket();
+        tt.store(1, Move16::NONE, 0, 0, 12, Bound::Lower, 0);
+        // Ten quiescence entries of other positions pass through the other three slots.
+        for key in 2..12 {
+            tt.store(key, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        }
+        assert_eq!(depth_of(tt, 1), Some(12));
+        // Of equals the first slot goes: keys 2, 3 and 4 filled the empty slots, then 5 to 11
+        // replaced each other in key 2's.
+        let kept: Vec<u64> = (2..12).filter(|&k| depth_of(tt, k).is_some()).collect();
+        assert_eq!(kept, [3, 4, 11]);
+    }
+
+    #[test]
+    fn each_search_of_age_costs_an_entry_age_weight_plies() {
+        let tt = &mut one_bucket();
+        tt.store(1, Move16::NONE, 0, 0, 12, Bound::Lower, 0);
+        tt.store(2, Move16::NONE, 0, 0, 3, Bound::Lower, 0);
+        tt.store(3, Move16::NONE, 0, 0, 2, Bound::Lower, 0);
+        tt.store(4, Move16::NONE, 0, 0, 1, Bound::Lower, 0);
+        // One search later the full bucket is worth 4, -5, -6, -7: new entries replace the
+        // shallow three first, lowest first, then the two-searches-old depth 12 (12 - 16 = -4)
+        // before any entry of the current search.
+        tt.new_search();
+        tt.store(5, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        assert_eq!(depth_of(tt, 4), None);
+        tt.store(6, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        tt.store(7, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        assert_eq!((depth_of(tt, 2), depth_of(tt, 3)), (None, None));
+        tt.store(8, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        assert_eq!(
+            depth_of(tt, 1),
+            Some(12),
+            "12 - 8 = 4 outranks three depth-0 entries"
+        );
+        tt.new_search();
+        tt.store(9, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        // 12 - 16 = -4 against 0 - 8 = -8 three times: a depth-0 entry of the last search goes.
+        assert_eq!(depth_of(tt, 1), Some(12));
+        assert_eq!(depth_of(tt, 9), Some(0));
+        tt.new_search();
+        tt.new_search();
+        tt.store(10, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        tt.store(11, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        tt.store(12, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        tt.store(13, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        assert_eq!(
+            depth_of(tt, 1),
+            None,
+            "four searches old, 12 - 32 = -20 goes"
+        );
+        assert_eq!(
+            (10..14).filter(|&k| depth_of(tt, k).is_some()).count(),
+            4,
+            "the bucket holds the four newest"
+        );
+    }
+
+    #[test]
+    fn a_position_keeps_its_slot_and_its_deeper_entry_of_this_search() {
+        let tt = &mut one_bucket();
+        tt.store(1, Move16::NONE, 5, 0, 10, Bound::Lower, 0);
+        tt.store(2, Move16::NONE, 0, 0, 1, Bound::Lower, 0);
+        // A shallow non-exact store of the same position is refused...
+        tt.store(1, Move16::NONE, 7, 0, 3, Bound::Upper, 0);
+        assert_eq!(tt.probe(1, 0).map(|h| (h.depth, h.score)), Some((10, 5)));
+        // ...an exact one is taken, in the same slot (the other entry stays).
+        tt.store(1, Move16::NONE, 9, 0, 3, Bound::Exact, 0);
+        assert_eq!(tt.probe(1, 0).map(|h| (h.depth, h.score)), Some((3, 9)));
+        assert_eq!(depth_of(tt, 2), Some(1));
+        // After a new search any store of the position replaces its entry.
+        tt.store(1, Move16::NONE, 9, 0, 10, Bound::Lower, 0);
+        tt.new_search();
+        tt.store(1, Move16::NONE, 4, 0, 2, Bound::Upper, 0);
+        assert_eq!(tt.probe(1, 0).map(|h| (h.depth, h.score)), Some((2, 4)));
+        let filled = tt.buckets[0]
+            .slots
+            .iter()
+            .filter(|s| s.data.load(Ordering::Relaxed) != 0)
+            .count();
+        assert_eq!(filled, 2, "one slot per position");
     }
 }
