@@ -95,12 +95,19 @@ struct Slot {
 }
 
 impl Slot {
+    /// The packed data, and whether it is an entry of `key`, intact.
+    #[inline]
+    fn read(&self, key: u64) -> (u64, bool) {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        (data, check ^ data == key && data != 0)
+    }
+
     /// The entry stored for `key`, if this slot holds it intact.
     #[inline]
     fn load(&self, key: u64) -> Option<Entry> {
-        let data = self.data.load(Ordering::Relaxed);
-        let check = self.check.load(Ordering::Relaxed);
-        (check ^ data == key && data != 0).then(|| Entry::unpack(data))
+        let (data, ours) = self.read(key);
+        ours.then(|| Entry::unpack(data))
     }
 
     #[inline]
@@ -285,10 +292,10 @@ impl Tt {
         let mut victim = &slots[0];
         let mut least = i32::MAX;
         for slot in slots {
-            if let Some(e) = slot.load(key) {
-                return (slot, Some(e));
+            let (data, ours) = slot.read(key);
+            if ours {
+                return (slot, Some(Entry::unpack(data)));
             }
-            let data = slot.data.load(Ordering::Relaxed);
             let value = if data == 0 {
                 i32::MIN
             } else {
@@ -307,9 +314,12 @@ impl Tt {
     /// Permille of the first 1000 slots holding an entry of this search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation();
-        let first = self.buckets.iter().flat_map(|b| &b.slots).take(1000);
-        let n = first.clone().count();
-        let used = first
+        let n = (self.buckets.len() * BUCKET_SLOTS).min(1000);
+        let used = self
+            .buckets
+            .iter()
+            .flat_map(|b| &b.slots)
+            .take(n)
             .filter(|s| {
                 let g = (s.data.load(Ordering::Relaxed) >> 56) as u8;
                 g & 3 != 0 && g >> 2 == generation
