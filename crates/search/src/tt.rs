@@ -417,6 +417,11 @@ mod tests {
         }
     }
 
+    /// Stores `key` at `depth` with no move, score or eval: the replacement tests' entries.
+    fn put(tt: &Tt, key: u64, depth: i32, bound: Bound) {
+        tt.store(key, Move16::NONE, 0, 0, depth, bound, 0);
+    }
+
     fn depth_of(tt: &Tt, key: u64) -> Option<i32> {
         tt.probe(key, 0).map(|h| h.depth)
     }
@@ -430,10 +435,10 @@ mod tests {
     #[test]
     fn shallow_entries_replace_each_other_not_a_deeper_one() {
         let tt = &one_bucket();
-        tt.store(1, Move16::NONE, 0, 0, 12, Bound::Lower, 0);
+        put(tt, 1, 12, Bound::Lower);
         // Ten quiescence entries of other positions pass through the other three slots.
         for key in 2..12 {
-            tt.store(key, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+            put(tt, key, 0, Bound::Upper);
         }
         assert_eq!(depth_of(tt, 1), Some(12));
         // Of equals the first slot goes: keys 2, 3 and 4 filled the empty slots, then 5 to 11
@@ -445,36 +450,36 @@ mod tests {
     #[test]
     fn each_search_of_age_costs_an_entry_age_weight_plies() {
         let tt = &mut one_bucket();
-        tt.store(1, Move16::NONE, 0, 0, 12, Bound::Lower, 0);
-        tt.store(2, Move16::NONE, 0, 0, 3, Bound::Lower, 0);
-        tt.store(3, Move16::NONE, 0, 0, 2, Bound::Lower, 0);
-        tt.store(4, Move16::NONE, 0, 0, 1, Bound::Lower, 0);
+        put(tt, 1, 12, Bound::Lower);
+        put(tt, 2, 3, Bound::Lower);
+        put(tt, 3, 2, Bound::Lower);
+        put(tt, 4, 1, Bound::Lower);
         // One search later the full bucket is worth 4, -5, -6, -7: new entries replace the
         // shallow three first, lowest first, then the two-searches-old depth 12 (12 - 16 = -4)
         // before any entry of the current search.
         tt.new_search();
-        tt.store(5, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        put(tt, 5, 0, Bound::Upper);
         assert_eq!(depth_of(tt, 4), None);
-        tt.store(6, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
-        tt.store(7, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        put(tt, 6, 0, Bound::Upper);
+        put(tt, 7, 0, Bound::Upper);
         assert_eq!((depth_of(tt, 2), depth_of(tt, 3)), (None, None));
-        tt.store(8, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        put(tt, 8, 0, Bound::Upper);
         assert_eq!(
             depth_of(tt, 1),
             Some(12),
             "12 - 8 = 4 outranks three depth-0 entries"
         );
         tt.new_search();
-        tt.store(9, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        put(tt, 9, 0, Bound::Upper);
         // 12 - 16 = -4 against 0 - 8 = -8 three times: a depth-0 entry of the last search goes.
         assert_eq!(depth_of(tt, 1), Some(12));
         assert_eq!(depth_of(tt, 9), Some(0));
         tt.new_search();
         tt.new_search();
-        tt.store(10, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
-        tt.store(11, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
-        tt.store(12, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
-        tt.store(13, Move16::NONE, 0, 0, 0, Bound::Upper, 0);
+        put(tt, 10, 0, Bound::Upper);
+        put(tt, 11, 0, Bound::Upper);
+        put(tt, 12, 0, Bound::Upper);
+        put(tt, 13, 0, Bound::Upper);
         assert_eq!(
             depth_of(tt, 1),
             None,
@@ -491,7 +496,7 @@ mod tests {
     fn a_position_keeps_its_slot_and_its_deeper_entry_of_this_search() {
         let tt = &mut one_bucket();
         tt.store(1, Move16::NONE, 5, 0, 10, Bound::Lower, 0);
-        tt.store(2, Move16::NONE, 0, 0, 1, Bound::Lower, 0);
+        put(tt, 2, 1, Bound::Lower);
         // A shallow non-exact store of the same position is refused...
         tt.store(1, Move16::NONE, 7, 0, 3, Bound::Upper, 0);
         assert_eq!(tt.probe(1, 0).map(|h| (h.depth, h.score)), Some((10, 5)));
