@@ -40,6 +40,10 @@ struct Cli {
     /// score in the move's PGN comment (1: results only, the Texel method as published).
     #[arg(long, default_value_t = 1.0)]
     lambda: f64,
+    /// Fix the scale of the comment scores' expected score instead of fitting it to the results
+    /// (each engine has its own centipawn; Stockfish's is not Clio's).
+    #[arg(long)]
+    score_k: Option<f64>,
     /// Weight of the penalty on squared distance (in centipawns) from the starting weights.
     #[arg(long, default_value_t = 0.0)]
     l2: f64,
@@ -123,10 +127,26 @@ fn main() -> Result<()> {
     anyhow::ensure!(!train.is_empty(), "no positions to fit");
 
     let k = cli.k.unwrap_or_else(|| fit_k(&evals, &results));
+    // The comment scores get a K of their own, fitted to the same results: they come from
+    // whichever engine played the games, on its own centipawn scale.
+    let mut score_k = None;
     if cli.lambda < 1.0 {
+        let (scores, scored_results): (Vec<f64>, Vec<f64>) = train_scores
+            .iter()
+            .zip(&results)
+            .filter_map(|(s, &r)| s.map(|s| (s, r)))
+            .unzip();
+        let ks = cli
+            .score_k
+            .unwrap_or_else(|| fit_k(&scores, &scored_results));
+        eprintln!(
+            "K of the comment scores = {ks:.4} ({} positions)",
+            scores.len()
+        );
+        score_k = Some(ks);
         for (entry, score) in train.iter_mut().zip(&train_scores) {
             if let Some(score) = score {
-                entry.blend(cli.lambda, sigmoid(k, *score));
+                entry.blend(cli.lambda, sigmoid(ks, *score));
             }
         }
     }
@@ -189,7 +209,7 @@ fn main() -> Result<()> {
          from {} games ({}), starting from the weights this file held before (the first fit \
          started from published values: PeSTO's material and piece-square tables, Fruit 2.1's \
          pawn structure, mobility and rook files, chessprogramming.org's king attack \
-         units){}. K = {k:.4}; mean squared error {summary}.",
+         units){}. K = {k:.4}{}; mean squared error {summary}.",
         cli.skip_plies,
         cli.holdout,
         cli.epochs,
@@ -208,7 +228,10 @@ fn main() -> Result<()> {
             String::new()
         } else {
             format!("; kept as they were: {}", cli.freeze.join(", "))
-        }
+        },
+        score_k.map_or(String::new(), |ks| format!(
+            " (K of the comment scores {ks:.4})"
+        ))
     );
     let source = weights_source(&weights, tempo, &note);
     match &cli.write {
