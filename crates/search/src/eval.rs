@@ -265,7 +265,7 @@ fn relative(color: Color, sq: Square) -> usize {
 
 /// Squares attacked by `color`'s pawns.
 #[inline]
-fn pawn_attacks(color: Color, pawns: u64) -> u64 {
+pub(crate) fn pawn_attacks(color: Color, pawns: u64) -> u64 {
     match color {
         Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
         Color::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),

@@ -2,9 +2,10 @@
 //! killers, countermove, quiets by history, bad captures. Legal moves are generated once, after
 //! the TT move, so a TT cutoff on the first move costs no generation.
 
-use clio_board::shakmaty::{Chess, Move, MoveList, Position as _, Role};
+use clio_board::shakmaty::{attacks, Chess, Move, MoveList, Position as _, Role};
 use clio_board::{piece_index, see_ge, see_value, Move16};
 
+use crate::eval::pawn_attacks;
 use crate::history::{ContRefs, Histories, PieceTo};
 use crate::params::Params;
 
@@ -55,6 +56,93 @@ pub fn piece_to(pos: &Chess, m: &Move) -> PieceTo {
 #[inline]
 pub fn captured_index(m: &Move) -> usize {
     m.capture().map_or(0, |r| r as usize - 1)
+}
+
+/// What a quiet's ordering bonus needs of its node: the squares the opponent's pawns, minors
+/// and pawns, and rooks, minors and pawns attack, and the squares that check the enemy king.
+struct QuietOrder {
+    /// `[by pawns, by minors or pawns, by rooks, minors or pawns]`.
+    threatened_by: [u64; 3],
+    /// Squares from which a knight, bishop, rook or queen gives check.
+    check_squares: [u64; 4],
+}
+
+impl QuietOrder {
+    fn of(pos: &Chess) -> QuietOrder {
+        let board = pos.board();
+        let occupied = board.occupied();
+        let them = board.by_color(!pos.turn());
+        let by_pawn = pawn_attacks(!pos.turn(), (board.pawns() & them).0);
+        let mut by_minor = by_pawn;
+        for sq in board.knights() & them {
+            by_minor |= attacks::knight_attacks(sq).0;
+        }
+        for sq in board.bishops() & them {
+            by_minor |= attacks::bishop_attacks(sq, occupied).0;
+        }
+        let mut by_rook = by_minor;
+        for sq in board.rooks() & them {
+            by_rook |= attacks::rook_attacks(sq, occupied).0;
+        }
+        let check_squares = board.king_of(!pos.turn()).map_or([0; 4], |k| {
+            let diagonal = attacks::bishop_attacks(k, occupied).0;
+            let straight = attacks::rook_attacks(k, occupied).0;
+            [
+                attacks::knight_attacks(k).0,
+                diagonal,
+                straight,
+                diagonal | straight,
+            ]
+        });
+        QuietOrder {
+            threatened_by: [by_pawn, by_minor, by_rook],
+            check_squares,
+        }
+    }
+
+    /// The ordering bonus of the quiet `m`: its piece's value for leaving a square a cheaper
+    /// enemy piece attacks for one none does, minus it for the opposite, plus the check bonus
+    /// for a direct check.
+    fn bonus(&self, m: &Move, p: &Params) -> i32 {
+        let (Some(from), to) = (m.from(), m.to()) else {
+            return 0;
+        };
+        let (threats, value, check) = match m.role() {
+            Role::Knight => (
+                self.threatened_by[0],
+                p.threat_order_minor,
+                self.check_squares[0],
+            ),
+            Role::Bishop => (
+                self.threatened_by[0],
+                p.threat_order_minor,
+                self.check_squares[1],
+            ),
+            Role::Rook => (
+                self.threatened_by[1],
+                p.threat_order_rook,
+                self.check_squares[2],
+            ),
+            Role::Queen => (
+                self.threatened_by[2],
+                p.threat_order_queen,
+                self.check_squares[3],
+            ),
+            _ => return 0,
+        };
+        let (from, to) = (1u64 << from as u32, 1u64 << to as u32);
+        let threat = match (threats & from != 0, threats & to != 0) {
+            (true, false) => value,
+            (false, true) => -value,
+            _ => 0,
+        };
+        threat
+            + if check & to != 0 {
+                p.check_order_bonus
+            } else {
+                0
+            }
+    }
 }
 
 /// The staged picker of one node.
@@ -213,6 +301,7 @@ impl MovePicker {
                     self.cur = self.noisy_end;
                     if !self.skip_quiets {
                         let side = usize::from(pos.turn().is_black());
+                        let order = params.use_threat_order.then(|| QuietOrder::of(pos));
                         for i in self.noisy_end..self.moves.len() {
                             let m = &self.moves[i];
                             self.scores[i] = hist.quiet_score(
@@ -221,7 +310,7 @@ impl MovePicker {
                                 Move16::new(m),
                                 piece_to(pos, m),
                                 &self.hints.conts,
-                            );
+                            ) + order.as_ref().map_or(0, |o| o.bonus(m, params));
                         }
                     }
                     self.stage = Stage::Quiets;
@@ -309,6 +398,7 @@ impl MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clio_board::shakmaty::Square;
     use clio_board::{parse_fen, Position};
     use rand::{rngs::StdRng, Rng, SeedableRng};
 
@@ -403,6 +493,37 @@ mod tests {
                 walk(&next, depth - 1, rng, h, p)
             })
             .sum()
+    }
+
+    #[test]
+    fn quiet_order_rewards_escapes_and_checks_and_punishes_walking_into_a_pawn() {
+        // The knight on e4 stands attacked by the pawn on d5; c4 is the pawn's other square.
+        let pos = parse_fen("4k3/8/8/3p4/4N3/8/8/4KB2 w - - 0 1").expect("valid");
+        let p = Params::default();
+        let order = QuietOrder::of(&pos);
+        let bonus = |from: Square, to: Square| {
+            let m = pos
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.from() == Some(from) && m.to() == to)
+                .expect("legal");
+            order.bonus(&m, &p)
+        };
+        let (minor, check) = (p.threat_order_minor, p.check_order_bonus);
+        assert_eq!(bonus(Square::E4, Square::G5), minor, "escape");
+        assert_eq!(
+            bonus(Square::E4, Square::F6),
+            minor + check,
+            "escape with check"
+        );
+        assert_eq!(
+            bonus(Square::F1, Square::C4),
+            -minor,
+            "into the pawn's reach"
+        );
+        assert_eq!(bonus(Square::F1, Square::B5), check, "check");
+        assert_eq!(bonus(Square::F1, Square::E2), 0, "nothing");
+        assert_eq!(bonus(Square::E1, Square::D2), 0, "the king is not scored");
     }
 
     #[test]

@@ -171,6 +171,14 @@ define_params! {
         cap_max / "CapMax" = 12000, 2048, 30000, 1024;
         mvv_mul / "MvvMul" = 16, 1, 64, 2;
         good_capture_see / "GoodCaptureSee" = -50, -500, 200, 20;
+        // Quiet ordering by threats and checks (Stockfish 16's `MovePicker::score`): a piece
+        // attacked by a cheaper enemy piece that moves to a square no such piece attacks
+        // gains its value, one that moves onto such a square loses it; a direct check gains
+        // `CheckOrderBonus`.
+        threat_order_queen / "ThreatOrderQueen" = 50000, 0, 100000, 2500;
+        threat_order_rook / "ThreatOrderRook" = 25000, 0, 100000, 2500;
+        threat_order_minor / "ThreatOrderMinor" = 15000, 0, 100000, 2500;
+        check_order_bonus / "CheckOrderBonus" = 16384, 0, 100000, 2048;
         // History in LMR (r -= hist / DIV, in 1/1024 plies) and history pruning.
         lmr_hist_div / "LmrHistDiv" = 8192, 1024, 32768, 512;
         hist_prune_depth / "HistPruneDepth" = 4, 0, 10, 1;
@@ -238,6 +246,7 @@ define_params! {
         use_cont_hist4 / "UseContHist4" = true, "continuation history of the move 4 plies back";
         use_cont_hist6 / "UseContHist6" = true, "continuation history of the move 6 plies back";
         use_capture_history / "UseCaptureHistory" = true, "capture history [piece][to][captured] added to MVV";
+        use_threat_order / "UseThreatOrder" = true, "quiets ordered also by the threats they escape or walk into and the checks they give";
         use_history_lmr / "UseHistoryLmr" = true, "history adjusts late move reductions";
         use_history_pruning / "UseHistoryPruning" = true, "prune late quiets with bad history at shallow depth";
         use_corr_hist / "UseCorrHist" = true, "correction history [side][pawn structure] added to the static eval";
