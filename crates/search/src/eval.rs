@@ -272,6 +272,19 @@ pub(crate) fn pawn_attacks(color: Color, pawns: u64) -> u64 {
     }
 }
 
+/// The squares from which a knight, bishop, rook or queen would check a king on `king`.
+#[inline]
+pub(crate) fn checks_on(king: Square, occupied: Bitboard) -> [u64; 4] {
+    let diagonal = attacks::bishop_attacks(king, occupied).0;
+    let straight = attacks::rook_attacks(king, occupied).0;
+    [
+        attacks::knight_attacks(king).0,
+        diagonal,
+        straight,
+        diagonal | straight,
+    ]
+}
+
 /// Non-pawn material of `color`, by the fixed values of the endgame rules.
 fn non_pawn_material(board: &Board, color: Color) -> i32 {
     let ours = board.by_color(color);
@@ -425,14 +438,7 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
     let mut safe = 0u64;
     if let Some(k) = their_king {
         defended |= attacks::king_attacks(k).0;
-        let diagonal = attacks::bishop_attacks(k, occupied).0;
-        let straight = attacks::rook_attacks(k, occupied).0;
-        check_squares = [
-            attacks::knight_attacks(k).0,
-            diagonal,
-            straight,
-            diagonal | straight,
-        ];
+        check_squares = checks_on(k, occupied);
         safe = !defended & !ours.0;
     }
     let mut safe_checks = [0i32; 4];

@@ -5,7 +5,7 @@
 use clio_board::shakmaty::{attacks, Chess, Move, MoveList, Position as _, Role};
 use clio_board::{piece_index, see_ge, see_value, Move16};
 
-use crate::eval::pawn_attacks;
+use crate::eval::{checks_on, pawn_attacks};
 use crate::history::{ContRefs, Histories, PieceTo};
 use crate::params::Params;
 
@@ -84,19 +84,11 @@ impl QuietOrder {
         for sq in board.rooks() & them {
             by_rook |= attacks::rook_attacks(sq, occupied).0;
         }
-        let check_squares = board.king_of(!pos.turn()).map_or([0; 4], |k| {
-            let diagonal = attacks::bishop_attacks(k, occupied).0;
-            let straight = attacks::rook_attacks(k, occupied).0;
-            [
-                attacks::knight_attacks(k).0,
-                diagonal,
-                straight,
-                diagonal | straight,
-            ]
-        });
         QuietOrder {
             threatened_by: [by_pawn, by_minor, by_rook],
-            check_squares,
+            check_squares: board
+                .king_of(!pos.turn())
+                .map_or([0; 4], |k| checks_on(k, occupied)),
         }
     }
 
@@ -107,29 +99,21 @@ impl QuietOrder {
         let (Some(from), to) = (m.from(), m.to()) else {
             return 0;
         };
-        let (threats, value, check) = match m.role() {
-            Role::Knight => (
-                self.threatened_by[0],
-                p.threat_order_minor,
-                self.check_squares[0],
-            ),
-            Role::Bishop => (
-                self.threatened_by[0],
-                p.threat_order_minor,
-                self.check_squares[1],
-            ),
-            Role::Rook => (
-                self.threatened_by[1],
-                p.threat_order_rook,
-                self.check_squares[2],
-            ),
-            Role::Queen => (
-                self.threatened_by[2],
-                p.threat_order_queen,
-                self.check_squares[3],
-            ),
+        // Knight, bishop, rook, queen: the threats that count against each and its value.
+        let i = match m.role() {
+            Role::Knight => 0,
+            Role::Bishop => 1,
+            Role::Rook => 2,
+            Role::Queen => 3,
             _ => return 0,
         };
+        let threats = self.threatened_by[[0, 0, 1, 2][i]];
+        let value = [
+            p.threat_order_minor,
+            p.threat_order_minor,
+            p.threat_order_rook,
+            p.threat_order_queen,
+        ][i];
         let (from, to) = (1u64 << from as u32, 1u64 << to as u32);
         let threat = match (threats & from != 0, threats & to != 0) {
             (true, false) => value,
@@ -137,7 +121,7 @@ impl QuietOrder {
             _ => 0,
         };
         threat
-            + if check & to != 0 {
+            + if self.check_squares[i] & to != 0 {
                 p.check_order_bonus
             } else {
                 0
