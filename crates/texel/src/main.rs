@@ -128,28 +128,29 @@ fn main() -> Result<()> {
 
     let k = cli.k.unwrap_or_else(|| fit_k(&evals, &results));
     // The comment scores get a K of their own, fitted to the same results: they come from
-    // whichever engine played the games, on its own centipawn scale.
-    let mut score_k = None;
-    if cli.lambda < 1.0 {
-        let (scores, scored_results): (Vec<f64>, Vec<f64>) = train_scores
-            .iter()
-            .zip(&results)
-            .filter_map(|(s, &r)| s.map(|s| (s, r)))
-            .unzip();
-        let ks = cli
-            .score_k
-            .unwrap_or_else(|| fit_k(&scores, &scored_results));
+    // whichever engine played the games, on its own centipawn scale. Only positions with a
+    // score blend; without any (EPD input) there is no Kₛ to fit.
+    let (scores, scored_results): (Vec<f64>, Vec<f64>) = train_scores
+        .iter()
+        .zip(&results)
+        .filter_map(|(s, &r)| s.map(|s| (s, r)))
+        .unzip();
+    let score_k = (cli.lambda < 1.0 && !scores.is_empty()).then(|| {
+        cli.score_k
+            .unwrap_or_else(|| fit_k(&scores, &scored_results))
+    });
+    if let Some(ks) = score_k {
         eprintln!(
             "K of the comment scores = {ks:.4} ({} positions)",
             scores.len()
         );
-        score_k = Some(ks);
         for (entry, score) in train.iter_mut().zip(&train_scores) {
             if let Some(score) = score {
                 entry.blend(cli.lambda, sigmoid(ks, *score));
             }
         }
     }
+
     let start = Model::from_weights(&WEIGHTS, TEMPO);
     let (train_before, validation_before) =
         (error(&start, k, &train), error(&start, k, &validation));
