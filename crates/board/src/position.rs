@@ -31,6 +31,60 @@ impl Default for Position {
     }
 }
 
+/// The key of `next`, the position after `m`, updated from `key`, the key of `prev`.
+fn key_after(prev: &Chess, key: u64, next: &Chess, m: &Move) -> u64 {
+    let us = prev.turn();
+    let them = !us;
+    let mut k = key ^ Zobrist64::zobrist_for_white_turn().0;
+    if let Some(ep) = prev.ep_square(EnPassantMode::Legal) {
+        k ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
+    }
+    match *m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            k ^= zpiece(from, us, role) ^ zpiece(to, us, promotion.unwrap_or(role));
+            if let Some(captured) = capture {
+                k ^= zpiece(to, them, captured);
+            }
+        }
+        Move::EnPassant { from, to } => {
+            let captured = Square::from_coords(to.file(), from.rank());
+            k ^= zpiece(from, us, Role::Pawn)
+                ^ zpiece(to, us, Role::Pawn)
+                ^ zpiece(captured, them, Role::Pawn);
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            k ^= zpiece(king, us, Role::King)
+                ^ zpiece(side.king_to(us), us, Role::King)
+                ^ zpiece(rook, us, Role::Rook)
+                ^ zpiece(side.rook_to(us), us, Role::Rook);
+        }
+        Move::Put { .. } => {}
+    }
+    let (before, after) = (prev.castles(), next.castles());
+    if before.castling_rights() != after.castling_rights() {
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if before.has(color, side) != after.has(color, side) {
+                    k ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+                }
+            }
+        }
+    }
+    if next.maybe_ep_square().is_some() {
+        if let Some(ep) = next.ep_square(EnPassantMode::Legal) {
+            k ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
+        }
+    }
+    k
+}
+
 #[inline]
 fn zpiece(sq: Square, color: Color, role: Role) -> u64 {
     Zobrist64::zobrist_for_piece(sq, Piece { color, role }).0
@@ -118,13 +172,14 @@ impl Position {
     /// Plays a legal move (copy-make). The caller guarantees legality.
     #[inline]
     pub fn play(&mut self, m: &Move) {
-        let mut next = self.current.clone();
-        next.play_unchecked(*m);
-        let key = self.key_after(&next, m);
-        let prev = std::mem::replace(&mut self.current, next);
-        self.keys.push(self.key);
-        self.stack.push((prev, self.key));
-        self.key = key;
+        // One copy: the position as it was goes onto the stack, the move is made in place.
+        let key = self.key;
+        self.stack.push((self.current.clone(), key));
+        self.current.play_unchecked(*m);
+        if let Some((prev, _)) = self.stack.last() {
+            self.key = key_after(prev, key, &self.current, m);
+        }
+        self.keys.push(key);
     }
 
     /// Plays a game move before the search starts; it becomes part of the history that
@@ -205,60 +260,6 @@ impl Position {
     pub fn is_rule_draw(&self) -> bool {
         (self.current.halfmoves() >= 100 && !self.current.is_checkmate())
             || self.current.is_insufficient_material()
-    }
-
-    /// The key of `next`, the position after `m`, updated from this position's key.
-    fn key_after(&self, next: &Chess, m: &Move) -> u64 {
-        let us = self.current.turn();
-        let them = !us;
-        let mut k = self.key ^ Zobrist64::zobrist_for_white_turn().0;
-        if let Some(ep) = self.current.ep_square(EnPassantMode::Legal) {
-            k ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
-        }
-        match *m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                k ^= zpiece(from, us, role) ^ zpiece(to, us, promotion.unwrap_or(role));
-                if let Some(captured) = capture {
-                    k ^= zpiece(to, them, captured);
-                }
-            }
-            Move::EnPassant { from, to } => {
-                let captured = Square::from_coords(to.file(), from.rank());
-                k ^= zpiece(from, us, Role::Pawn)
-                    ^ zpiece(to, us, Role::Pawn)
-                    ^ zpiece(captured, them, Role::Pawn);
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::from_king_side(king < rook);
-                k ^= zpiece(king, us, Role::King)
-                    ^ zpiece(side.king_to(us), us, Role::King)
-                    ^ zpiece(rook, us, Role::Rook)
-                    ^ zpiece(side.rook_to(us), us, Role::Rook);
-            }
-            Move::Put { .. } => {}
-        }
-        let (before, after) = (self.current.castles(), next.castles());
-        if before.castling_rights() != after.castling_rights() {
-            for color in Color::ALL {
-                for side in CastlingSide::ALL {
-                    if before.has(color, side) != after.has(color, side) {
-                        k ^= Zobrist64::zobrist_for_castling_right(color, side).0;
-                    }
-                }
-            }
-        }
-        if next.maybe_ep_square().is_some() {
-            if let Some(ep) = next.ep_square(EnPassantMode::Legal) {
-                k ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
-            }
-        }
-        k
     }
 }
 

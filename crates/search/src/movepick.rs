@@ -2,6 +2,7 @@
 //! killers, countermove, quiets by history, bad captures. Legal moves are generated once, after
 //! the TT move, so a TT cutoff on the first move costs no generation.
 
+use arrayvec::ArrayVec;
 use clio_board::shakmaty::{attacks, Chess, Move, MoveList, Position as _, Role};
 use clio_board::{piece_index, see_ge, see_value, Move16};
 
@@ -136,7 +137,9 @@ pub struct MovePicker {
     noisy_only: bool,
     skip_quiets: bool,
     moves: MoveList,
-    scores: [i32; 256],
+    /// Ordering scores, parallel to `moves` as far as they are scored (noisy moves at
+    /// generation, quiets when their stage comes).
+    scores: ArrayVec<i32, 256>,
     /// Noisy moves occupy `[0, noisy_end)`, quiets `[noisy_end, len)`.
     noisy_end: usize,
     cur: usize,
@@ -157,7 +160,7 @@ impl MovePicker {
             noisy_only: false,
             skip_quiets: false,
             moves: MoveList::new(),
-            scores: [0; 256],
+            scores: ArrayVec::new(),
             noisy_end: 0,
             cur: 0,
             bad_end: 0,
@@ -286,15 +289,17 @@ impl MovePicker {
                     if !self.skip_quiets {
                         let side = usize::from(pos.turn().is_black());
                         let order = params.use_threat_order.then(|| QuietOrder::of(pos));
-                        for i in self.noisy_end..self.moves.len() {
-                            let m = &self.moves[i];
-                            self.scores[i] = hist.quiet_score(
-                                params,
-                                side,
-                                Move16::new(m),
-                                piece_to(pos, m),
-                                &self.hints.conts,
-                            ) + order.as_ref().map_or(0, |o| o.bonus(m, params));
+                        self.scores.truncate(self.noisy_end);
+                        for m in &self.moves[self.noisy_end..] {
+                            self.scores.push(
+                                hist.quiet_score(
+                                    params,
+                                    side,
+                                    Move16::new(m),
+                                    piece_to(pos, m),
+                                    &self.hints.conts,
+                                ) + order.as_ref().map_or(0, |o| o.bonus(m, params)),
+                            );
                         }
                     }
                     self.stage = Stage::Quiets;
@@ -350,7 +355,11 @@ impl MovePicker {
 
     /// Generates the legal moves, puts the noisy ones first and scores them.
     fn generate(&mut self, pos: &Chess, hist: &Histories, params: &Params) {
-        self.moves = pos.legal_moves();
+        // Copied by length: assigning the list would copy all 256 slots.
+        self.moves.clear();
+        self.moves
+            .try_extend_from_slice(&pos.legal_moves())
+            .expect("a move list fits a move list");
         let mut n = 0;
         for i in 0..self.moves.len() {
             if is_noisy(&self.moves[i]) {
@@ -362,18 +371,18 @@ impl MovePicker {
         if self.noisy_only {
             self.moves.truncate(n);
         }
-        for i in 0..n {
-            let m = &self.moves[i];
+        self.scores.clear();
+        for m in &self.moves[..n] {
             let victim = m.capture().map_or(0, see_value)
                 + m.promotion()
                     .map_or(0, |r| see_value(r) - see_value(Role::Pawn));
-            self.scores[i] = hist.capture_score(
+            self.scores.push(hist.capture_score(
                 params,
                 piece_to(pos, m),
                 captured_index(m),
                 victim,
                 see_value(m.role()),
-            );
+            ));
         }
         self.cur = 0;
     }

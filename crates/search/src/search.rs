@@ -6,6 +6,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use arrayvec::ArrayVec;
+
 use clio_board::shakmaty::{Move, Position as _};
 use clio_board::{see_ge, Move16, Position};
 
@@ -658,10 +660,8 @@ impl<'a> Worker<'a> {
             conts,
         };
         let mut picker = MovePicker::new(hints);
-        let mut quiets: [(Move16, PieceTo); 64] = [(Move16::NONE, 0); 64];
-        let mut n_quiets = 0;
-        let mut captures: [(PieceTo, usize); 32] = [(0, 0); 32];
-        let mut n_captures = 0;
+        let mut quiets: ArrayVec<(Move16, PieceTo), 64> = ArrayVec::new();
+        let mut captures: ArrayVec<(PieceTo, usize), 32> = ArrayVec::new();
         let mut best_score = -INF;
         let mut best_move = Move16::NONE;
         let mut best_is_quiet = true;
@@ -783,36 +783,26 @@ impl<'a> Worker<'a> {
                                     self.hist.counter.set(prev, m16);
                                 }
                             }
-                            self.hist.update_quiets(
-                                p,
-                                side,
-                                depth,
-                                (m16, pt),
-                                &quiets[..n_quiets],
-                                &conts,
-                            );
                             self.hist
-                                .update_captures(p, depth, None, &captures[..n_captures]);
+                                .update_quiets(p, side, depth, (m16, pt), &quiets, &conts);
+                            self.hist.update_captures(p, depth, None, &captures);
                         } else {
                             self.hist.update_captures(
                                 p,
                                 depth,
                                 Some((pt, captured_index(&m))),
-                                &captures[..n_captures],
+                                &captures,
                             );
                         }
                         break;
                     }
                 }
             }
+            // Beyond the first 64 quiets and 32 captures, the tried moves go unpunished.
             if quiet {
-                if n_quiets < quiets.len() {
-                    quiets[n_quiets] = (m16, pt);
-                    n_quiets += 1;
-                }
-            } else if n_captures < captures.len() && m.is_capture() {
-                captures[n_captures] = (pt, captured_index(&m));
-                n_captures += 1;
+                let _ = quiets.try_push((m16, pt));
+            } else if m.is_capture() {
+                let _ = captures.try_push((pt, captured_index(&m)));
             }
         }
 
