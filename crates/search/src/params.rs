@@ -249,6 +249,7 @@ define_params! {
         use_threat_order / "UseThreatOrder" = true, "quiets ordered also by the threats they escape or walk into and the checks they give";
         use_history_lmr / "UseHistoryLmr" = true, "history adjusts late move reductions";
         use_history_pruning / "UseHistoryPruning" = true, "prune late quiets with bad history at shallow depth";
+        use_improving / "UseImproving" = true, "improving (static eval above two plies back): one ply less reverse futility margin; late move pruning halved when not improving";
         use_corr_hist / "UseCorrHist" = true, "correction history [side][pawn structure] added to the static eval";
         use_np_corr_hist / "UseNpCorrHist" = true, "non-pawn correction histories [side][each colour's pieces] (needs UseCorrHist)";
     }

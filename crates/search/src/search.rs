@@ -43,6 +43,8 @@ struct Frame {
     killers: Killers,
     /// The move left out at this ply by a singular-extension search, else `Move16::NONE`.
     excluded: Move16,
+    /// The corrected static eval of this ply's node; `-INF` in check.
+    static_eval: i32,
 }
 
 /// The engine's searcher: TT, history tables and parameters persist between searches.
@@ -582,12 +584,28 @@ impl<'a> Worker<'a> {
             _ => static_eval,
         };
         self.stack[ply + 2].killers = Killers::default();
+        self.stack[ply].static_eval = static_eval;
         let p = self.params;
+        // Improving: the static eval beats ours of two plies ago (four, where that one was in
+        // check; with neither known, it is). Reverse futility then asks a ply's margin less,
+        // and late move pruning waits for twice the moves.
+        let improving = p.use_improving
+            && !in_check
+            && match (ply.checked_sub(2), ply.checked_sub(4)) {
+                (Some(two), _) if self.stack[two].static_eval != -INF => {
+                    static_eval > self.stack[two].static_eval
+                }
+                (_, Some(four)) if self.stack[four].static_eval != -INF => {
+                    static_eval > self.stack[four].static_eval
+                }
+                _ => true,
+            };
+        let improving_i = i32::from(improving || !p.use_improving);
 
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta at low depth, assume it holds.
             if depth <= p.rfp_depth
-                && eval - p.rfp_margin * depth >= beta
+                && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return eval;
@@ -683,7 +701,10 @@ impl<'a> Worker<'a> {
             };
             if ply > 0 && !in_check && best_score > -MATE_BOUND && quiet {
                 // Late move pruning: enough quiets tried at low depth.
-                if !pv_node && depth <= 8 && move_count > (p.lmp_base + depth * depth) as usize {
+                if !pv_node
+                    && depth <= 8
+                    && move_count > ((p.lmp_base + depth * depth) / (2 - improving_i)) as usize
+                {
                     picker.skip_quiets();
                     continue;
                 }

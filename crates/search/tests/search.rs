@@ -82,12 +82,13 @@ fn finds_known_mates_in_one_two_and_three() {
         // only a mate in 4 here at any depth tried (a known weakness, see the README), so this
         // case checks the mate search with those two prunings off. The threat ordering
         // (`UseThreatOrder`) puts both sacrifices late among the quiets, where LMR reduces
-        // them: it takes one ply more than the others.
+        // them, and late move pruning halved where the eval is not improving (`UseImproving`)
+        // skips them at shallow depth: it takes three plies more than the others.
         ("4r1k1/5Npp/8/8/2Q5/8/8/6K1 w - - 0 1", 3),
     ];
     for (fen, n) in cases {
         let (set, plies): (&[(&str, i32)], u32) = if n == 3 {
-            (&[("FpDepth", 0), ("SeePruneDepth", 0)], 2 * n + 3)
+            (&[("FpDepth", 0), ("SeePruneDepth", 0)], 2 * n + 5)
         } else {
             (&[], 2 * n + 2)
         };
