@@ -600,7 +600,7 @@ impl<'a> Worker<'a> {
                 }
                 _ => true,
             };
-        let improving_i = i32::from(improving || !p.use_improving);
+        let lmp_div = if p.use_improving && !improving { 2 } else { 1 };
 
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta at low depth, assume it holds.
@@ -703,7 +703,7 @@ impl<'a> Worker<'a> {
                 // Late move pruning: enough quiets tried at low depth.
                 if !pv_node
                     && depth <= 8
-                    && move_count > ((p.lmp_base + depth * depth) / (2 - improving_i)) as usize
+                    && move_count > ((p.lmp_base + depth * depth) / lmp_div) as usize
                 {
                     picker.skip_quiets();
                     continue;
