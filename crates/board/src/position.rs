@@ -176,9 +176,8 @@ impl Position {
         let key = self.key;
         self.stack.push((self.current.clone(), key));
         self.current.play_unchecked(*m);
-        if let Some((prev, _)) = self.stack.last() {
-            self.key = key_after(prev, key, &self.current, m);
-        }
+        let prev = &self.stack[self.stack.len() - 1].0;
+        self.key = key_after(prev, key, &self.current, m);
         self.keys.push(key);
     }
 

@@ -289,7 +289,7 @@ impl MovePicker {
                     if !self.skip_quiets {
                         let side = usize::from(pos.turn().is_black());
                         let order = params.use_threat_order.then(|| QuietOrder::of(pos));
-                        self.scores.truncate(self.noisy_end);
+                        debug_assert_eq!(self.scores.len(), self.noisy_end);
                         for m in &self.moves[self.noisy_end..] {
                             self.scores.push(
                                 hist.quiet_score(
