@@ -148,7 +148,6 @@ pub struct MovePicker {
     /// Special moves already yielded (TT move, killers, counter), skipped later.
     yielded: [Move16; 4],
     n_yielded: usize,
-    last_score: i32,
 }
 
 impl MovePicker {
@@ -166,7 +165,6 @@ impl MovePicker {
             bad_end: 0,
             yielded: [Move16::NONE; 4],
             n_yielded: 0,
-            last_score: 0,
         }
     }
 
@@ -184,11 +182,6 @@ impl MovePicker {
     /// Stops yielding quiet moves (late move pruning); captures still come.
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
-    }
-
-    /// The ordering score of the last yielded move (history score for quiets).
-    pub fn last_score(&self) -> i32 {
-        self.last_score
     }
 
     fn already_yielded(&self, m: Move16) -> bool {
@@ -210,7 +203,6 @@ impl MovePicker {
             .find(|q| Move16::new(q) == m)
             .copied()?;
         self.mark(m);
-        self.last_score = 0;
         Some(found)
     }
 
@@ -224,7 +216,6 @@ impl MovePicker {
                     if let Some(m) = tt.to_move(pos) {
                         if !self.noisy_only || is_noisy(&m) {
                             self.mark(tt);
-                            self.last_score = i32::MAX;
                             return Some(m);
                         }
                     }
@@ -238,7 +229,6 @@ impl MovePicker {
                         self.moves.swap(self.cur, i);
                         self.scores.swap(self.cur, i);
                         let m = self.moves[self.cur];
-                        let score = self.scores[self.cur];
                         if self.already_yielded(Move16::new(&m)) {
                             self.cur += 1;
                             continue;
@@ -251,7 +241,6 @@ impl MovePicker {
                             continue;
                         }
                         self.cur += 1;
-                        self.last_score = score;
                         return Some(m);
                     }
                     self.stage = if self.noisy_only {
@@ -310,7 +299,6 @@ impl MovePicker {
                             self.moves.swap(self.cur, i);
                             self.scores.swap(self.cur, i);
                             let m = self.moves[self.cur];
-                            self.last_score = self.scores[self.cur];
                             self.cur += 1;
                             if self.already_yielded(Move16::new(&m)) {
                                 continue;
@@ -324,7 +312,6 @@ impl MovePicker {
                 Stage::BadCaptures => {
                     if self.cur < self.bad_end {
                         let m = self.moves[self.cur];
-                        self.last_score = self.scores[self.cur];
                         self.cur += 1;
                         if self.already_yielded(Move16::new(&m)) {
                             continue;
