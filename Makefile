@@ -47,7 +47,8 @@ clean:
 # fastchess's format, and out/sprt.{pgn,json,svg}. Extra arena flags go in SPRT_FLAGS.
 SPRT_BASE_OPTIONS ?= UseHistory=false UseMalus=false UseKillers=false UseCountermove=false \
                      UseContHist1=false UseContHist2=false UseContHist4=false UseContHist6=false \
-                     UseCaptureHistory=false UseHistoryLmr=false UseHistoryPruning=false
+                     UsePawnHist=false UseCaptureHistory=false UseHistoryLmr=false \
+                     UseHistoryPruning=false
 TC          ?= $(if $(BASE),8+0.08,1+0.01)
 CONCURRENCY ?= 2
 ELO0        ?= 0
@@ -81,7 +82,7 @@ endif
 # (for the README), table.json, table.svg. ABLATION_LIMIT="--tc 5+0.05" plays at a clock.
 ABLATION_FLIPS     ?= UseHistory=false UseMalus=false UseRelativeHistory=true UseKillers=false \
                       UseCountermove=false UseContHist1=false UseContHist2=false UseContHist4=false \
-                      UseContHist6=false UseCaptureHistory=false UseHistoryLmr=false \
+                      UseContHist6=false UsePawnHist=false UseCaptureHistory=false UseHistoryLmr=false \
                       UseHistoryPruning=false
 ABLATION_LIMIT     ?= --nodes 5000
 ABLATION_ROW_GAMES ?= 300

@@ -52,25 +52,29 @@ impl Butterfly {
     }
 }
 
-/// Continuation history: one sub-table per previous (piece, to).
-// [prev piece][prev to][piece][to]
-pub struct ContHist(Box<[i16]>);
+/// A table of `(piece, to)` rows: `ROWS` rows of `PIECE_TO` entries, each row picked by
+/// something the node knows (the previous move, the pawn structure).
+pub struct PieceToRows<const ROWS: usize>(Box<[i16]>);
 
-impl ContHist {
+impl<const ROWS: usize> PieceToRows<ROWS> {
     fn new() -> Self {
-        ContHist(vec![0; PIECE_TO * PIECE_TO].into_boxed_slice())
+        PieceToRows(vec![0; ROWS * PIECE_TO].into_boxed_slice())
     }
-    /// The entry of `(piece, to)` after a move `prev` (a `PieceTo`).
+    /// The entry of `(piece, to)` in row `row`.
     #[inline]
-    pub fn get(&self, prev: PieceTo, cur: PieceTo) -> i32 {
-        i32::from(self.0[prev * PIECE_TO + cur])
+    pub fn get(&self, row: usize, cur: PieceTo) -> i32 {
+        i32::from(self.0[row * PIECE_TO + cur])
     }
     /// Gravity update of one entry.
     #[inline]
-    pub fn update(&mut self, prev: PieceTo, cur: PieceTo, bonus: i32, max: i32) {
-        gravity(&mut self.0[prev * PIECE_TO + cur], bonus, max);
+    pub fn update(&mut self, row: usize, cur: PieceTo, bonus: i32, max: i32) {
+        gravity(&mut self.0[row * PIECE_TO + cur], bonus, max);
     }
 }
+
+/// Continuation history: one row per previous move's `(piece, to)`.
+// [prev piece][prev to][piece][to]
+pub type ContHist = PieceToRows<PIECE_TO>;
 
 /// Capture history.
 // [piece][to][captured role]
@@ -91,6 +95,14 @@ impl CaptureHist {
         gravity(&mut self.0[pt * 6 + captured], bonus, max);
     }
 }
+
+/// Rows of the pawn history: the pawn key modulo this.
+pub const PAWN_HIST_ROWS: usize = 512;
+
+/// Pawn history (Stockfish 16.1's `PawnHistory`): quiets by the pawn structure they are played
+/// in.
+// [pawn key % rows][piece][to]
+pub type PawnHist = PieceToRows<PAWN_HIST_ROWS>;
 
 /// Countermoves (Uiterwijk 1992): the quiet that last refuted a move.
 // [prev piece][prev to] -> Move16
@@ -194,6 +206,8 @@ impl Killers {
 pub struct ContRefs {
     /// `(sub-table, weight)` for plies 1, 2, 4, 6.
     pub plies: [Option<(PieceTo, i32)>; 4],
+    /// The node's pawn-history row (`None` when `UsePawnHist` is off).
+    pub pawn: Option<usize>,
 }
 
 /// Every history table of one search thread.
@@ -208,6 +222,8 @@ pub struct Histories {
     pub capture: CaptureHist,
     /// Countermoves.
     pub counter: CounterMoves,
+    /// Pawn history.
+    pub pawn: PawnHist,
     /// Correction history of the static evaluation.
     pub corr: CorrHist,
     /// Non-pawn correction histories, by the colour whose pieces key them.
@@ -229,6 +245,7 @@ impl Histories {
             cont: ContHist::new(),
             capture: CaptureHist::new(),
             counter: CounterMoves::new(),
+            pawn: PawnHist::new(),
             corr: CorrHist::new(),
             np_corr: [CorrHist::new(), CorrHist::new()],
         }
@@ -269,6 +286,9 @@ impl Histories {
         let mut s = self.butterfly_score(p, side, m);
         for (prev, _) in conts.plies.iter().flatten() {
             s += self.cont.get(*prev, pt);
+        }
+        if let Some(row) = conts.pawn {
+            s += self.pawn.get(row, pt);
         }
         s
     }
@@ -357,6 +377,14 @@ impl Histories {
                 if p.use_relative_history {
                     self.searched
                         .update(side, m, p.rel_count_inc, p.rel_count_max);
+                }
+            }
+        }
+        if let Some(row) = conts.pawn {
+            self.pawn.update(row, best.1, bonus, p.hist_max);
+            if p.use_malus {
+                for &(_, pt) in tried {
+                    self.pawn.update(row, pt, -malus, p.hist_max);
                 }
             }
         }
@@ -517,13 +545,20 @@ mod tests {
         let mut h = Histories::new();
         let conts = ContRefs {
             plies: [Some((5, 1024)), Some((9, 512)), None, None],
+            pawn: Some(7),
         };
         let best = Move16::from_raw(1 | 18 << 6);
-        // Depth 1: cont bonus 250, weighted 250 at ply 1 and 125 at ply 2; quiet score sums both.
+        // Depth 1: cont bonus 250, weighted 250 at ply 1 and 125 at ply 2; the main and pawn
+        // bonus 250 unweighted; quiet score sums all four.
         h.update_quiets(&p, 0, 1, (best, 100), &[], &conts);
         assert_eq!(h.cont.get(5, 100), 250);
         assert_eq!(h.cont.get(9, 100), 125);
-        assert_eq!(h.quiet_score(&p, 0, best, 100, &conts), 250 + 250 + 125);
+        assert_eq!(h.pawn.get(7, 100), 250);
+        assert_eq!(h.pawn.get(6, 100), 0);
+        assert_eq!(
+            h.quiet_score(&p, 0, best, 100, &conts),
+            250 + 250 + 125 + 250
+        );
         let mut k = Killers::default();
         k.push(best);
         k.push(best);

@@ -378,6 +378,7 @@ impl MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::history::PAWN_HIST_ROWS;
     use clio_board::shakmaty::Square;
     use clio_board::{parse_fen, Position};
     use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -390,6 +391,7 @@ mod tests {
             let pt = rng.gen_range(0..768);
             let conts = ContRefs {
                 plies: [Some((rng.gen_range(0..768), 1024)), None, None, None],
+                pawn: Some(rng.gen_range(0..PAWN_HIST_ROWS)),
             };
             h.update_quiets(
                 p,
@@ -430,6 +432,7 @@ mod tests {
                     None,
                     None,
                 ],
+                pawn: Some(rng.gen_range(0..PAWN_HIST_ROWS)),
             },
         };
         let mut picker = MovePicker::new(hints);

@@ -12,7 +12,9 @@ use clio_board::shakmaty::{Move, Position as _};
 use clio_board::{see_ge, Move16, Position};
 
 use crate::eval::evaluate;
-use crate::history::{pawn_key, piece_key, ContRefs, CorrKeys, Histories, Killers, PieceTo};
+use crate::history::{
+    pawn_key, piece_key, ContRefs, CorrKeys, Histories, Killers, PieceTo, PAWN_HIST_ROWS,
+};
 use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
 use crate::params::Params;
 use crate::time::{budget, node_percent, soft_percent, TimeBudget};
@@ -665,7 +667,21 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let conts = self.conts(ply);
+        let mut conts = self.conts(ply);
+        if p.use_pawn_hist {
+            // The correction history hashed the pawns already, unless off or in check.
+            let key = if p.use_corr_hist && !in_check {
+                corr_keys.pawn
+            } else {
+                let board = pos.chess().board();
+                let pawns = board.pawns();
+                pawn_key(
+                    u64::from(pawns & board.white()),
+                    u64::from(pawns & board.black()),
+                )
+            };
+            conts.pawn = Some(key as usize % PAWN_HIST_ROWS);
+        }
         let prev_pt = if ply > 0 {
             self.stack[ply - 1].pt
         } else {
