@@ -201,7 +201,7 @@ impl Killers {
 
 /// The continuation sub-tables in effect at a node: the `PieceTo` of the moves 1, 2, 4 and 6
 /// plies back (`None` for a null move, before the root, or a switched-off ply), with the
-/// per-ply update weight (/1024).
+/// per-ply update weight (/1024); and the node's pawn-history row.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct ContRefs {
     /// `(sub-table, weight)` for plies 1, 2, 4, 6.

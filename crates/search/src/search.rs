@@ -224,17 +224,24 @@ impl Searcher {
     }
 }
 
+/// The key of `pos`'s pawn structure (correction and pawn histories).
+#[inline]
+fn pawn_key_of(pos: &Position) -> u64 {
+    let board = pos.chess().board();
+    let pawns = board.pawns();
+    pawn_key(
+        u64::from(pawns & board.white()),
+        u64::from(pawns & board.black()),
+    )
+}
+
 /// The keys of `pos` for the correction histories: its pawns, and with `non_pawn` each colour's
 /// other pieces (else 0).
 #[inline]
 fn corr_keys_of(pos: &Position, non_pawn: bool) -> CorrKeys {
     let board = pos.chess().board();
-    let pawns = board.pawns();
     let mut keys = CorrKeys {
-        pawn: pawn_key(
-            u64::from(pawns & board.white()),
-            u64::from(pawns & board.black()),
-        ),
+        pawn: pawn_key_of(pos),
         non_pawn: [0; 2],
     };
     if non_pawn {
@@ -673,12 +680,7 @@ impl<'a> Worker<'a> {
             let key = if p.use_corr_hist && !in_check {
                 corr_keys.pawn
             } else {
-                let board = pos.chess().board();
-                let pawns = board.pawns();
-                pawn_key(
-                    u64::from(pawns & board.white()),
-                    u64::from(pawns & board.black()),
-                )
+                pawn_key_of(pos)
             };
             conts.pawn = Some(key as usize % PAWN_HIST_ROWS);
         }
