@@ -13,6 +13,10 @@
 //! how often each one counts in a position, which is what the Texel tuner (crates/texel) fits.
 //! The non-linear parts (the king-attack percentages, the drawish-endgame scale, the draw rule)
 //! are fixed here.
+//!
+//! The search evaluates through [`evaluate_cached`]: the terms that depend on the pawns alone
+//! are kept per pawn structure in a per-thread [`PawnCache`] (exact keys, so the score is
+//! always [`evaluate`]'s).
 
 mod terms;
 mod weights;
@@ -179,11 +183,36 @@ const fn build_shield() -> [[(u64, u64); 64]; 2] {
 /// Score of `pos` in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Chess) -> i32 {
     let board = pos.board();
+    let parts = [Color::White, Color::Black].map(|us| pawn_part(board, us, &mut NoTrace));
+    evaluate_with_pawns(pos, parts)
+}
+
+/// [`evaluate`], with the pawn-only part of the evaluation looked up in (or stored into)
+/// `cache`: the same score, computed faster where pawn structures repeat (they do in a search).
+pub fn evaluate_cached(pos: &Chess, cache: &mut PawnCache) -> i32 {
+    let board = pos.board();
+    let pawns = board.pawns();
+    let (white, black) = ((pawns & board.white()).0, (pawns & board.black()).0);
+    let entry =
+        &mut cache.entries[crate::history::pawn_key(white, black) as usize & (PAWN_CACHE_SIZE - 1)];
+    if entry.pawns != [white, black] {
+        *entry = PawnEntry {
+            pawns: [white, black],
+            parts: [Color::White, Color::Black].map(|us| pawn_part(board, us, &mut NoTrace)),
+        };
+    }
+    evaluate_with_pawns(pos, entry.parts)
+}
+
+/// The evaluation given each side's pawn-only part (`[White, Black]`).
+#[inline]
+fn evaluate_with_pawns(pos: &Chess, parts: [PawnPart; 2]) -> i32 {
+    let board = pos.board();
     if board.pawns().is_empty() && cannot_win_either(board) {
         return 0;
     }
-    let white = side(board, Color::White, &mut NoTrace);
-    let black = side(board, Color::Black, &mut NoTrace);
+    let white = side(board, Color::White, parts[0], &mut NoTrace);
+    let black = side(board, Color::Black, parts[1], &mut NoTrace);
     let mg = white.mg - black.mg;
     let eg = white.eg - black.eg;
 
@@ -196,6 +225,40 @@ pub fn evaluate(pos: &Chess) -> i32 {
     };
     let score = score * endgame_scale(board, strong) / SCALE_FULL;
     pos.turn().fold_wb(score, -score) + TEMPO
+}
+
+/// Entries of a [`PawnCache`] (a power of two).
+const PAWN_CACHE_SIZE: usize = 4096;
+
+/// One side's evaluation terms that depend on the pawns alone: their material and squares,
+/// doubled, connected, isolated, backward and passed pawns; and which pawns are passed, for the
+/// passed-pawn terms that also depend on the kings and the other pieces.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+struct PawnPart {
+    score: S,
+    passed: u64,
+}
+
+/// One cached pawn structure: both colours' pawns (the key, exact) and their parts.
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    pawns: [u64; 2],
+    parts: [PawnPart; 2],
+}
+
+/// A per-thread cache of the pawn-only part of the evaluation, indexed by the pawn key. An
+/// entry is used only when both colours' pawns match it exactly, so the cached evaluation is
+/// always the uncached one (an empty entry is that of a position without pawns, which is right).
+pub struct PawnCache {
+    entries: Box<[PawnEntry]>,
+}
+
+impl Default for PawnCache {
+    fn default() -> Self {
+        PawnCache {
+            entries: vec![PawnEntry::default(); PAWN_CACHE_SIZE].into_boxed_slice(),
+        }
+    }
 }
 
 /// How often each linear term counts in `pos` for each side, with the position's non-linear
@@ -214,8 +277,10 @@ pub fn trace(pos: &Chess) -> Trace {
     };
     if !trace.draw {
         let mut tracer = TraceTo(&mut trace.terms);
-        side(board, Color::White, &mut tracer);
-        side(board, Color::Black, &mut tracer);
+        for us in [Color::White, Color::Black] {
+            let part = pawn_part(board, us, &mut tracer);
+            side(board, us, part, &mut tracer);
+        }
     }
     trace
 }
@@ -322,13 +387,21 @@ fn endgame_scale(board: &Board, strong: Color) -> i32 {
 }
 
 /// Every term for `us`, from `us`'s point of view.
-fn side(board: &Board, us: Color, t: &mut impl Tracer) -> S {
+fn side(board: &Board, us: Color, pawns: PawnPart, t: &mut impl Tracer) -> S {
     let ours = board.by_color(us);
     let our_pawns = (board.pawns() & ours).0;
     let their_pawns = (board.pawns() & board.by_color(!us)).0;
 
-    let mut total = pawn_structure(board, us, t);
-    for role in Role::ALL {
+    let mut total = pawns.score;
+    total += pawn_dynamic(board, us, pawns.passed, t);
+    // The pawns' material and squares are in their part.
+    for role in [
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ] {
         let r = role as usize - 1;
         for sq in board.by_role(role) & ours {
             let rel = relative(us, sq);
@@ -545,29 +618,23 @@ fn rook_files(us: Color, rooks: u64, our_pawns: u64, their_pawns: u64, t: &mut i
     total
 }
 
-/// Doubled, isolated, backward and passed pawns of `us`, and its king's distance to the nearest
-/// own pawn, from `us`'s point of view.
-fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
+/// `us`'s pawn-only part: the pawns' material and squares, doubled, connected, isolated,
+/// backward and passed pawns (from `us`'s point of view), and which pawns are passed.
+fn pawn_part(board: &Board, us: Color, t: &mut impl Tracer) -> PawnPart {
     let our_pawns = (board.pawns() & board.by_color(us)).0;
     let their_pawns = (board.pawns() & board.by_color(!us)).0;
     let side = color_index(us);
-    let occupied = board.occupied();
-    let kings = [board.king_of(us), board.king_of(!us)];
     let their_pawn_attacks = Bitboard(pawn_attacks(!us, their_pawns));
     let our_pawn_attacks = pawn_attacks(us, our_pawns);
     let mut total = S::default();
-    if let Some(king) = kings[0] {
-        if let Some(n) = Bitboard(our_pawns)
-            .into_iter()
-            .map(|sq| king.distance(sq) as i32)
-            .min()
-        {
-            total += KING_PAWN_DISTANCE * n;
-            t.add(us, n, |w| &mut w.king_pawn_distance);
-        }
-    }
+    let mut passed = 0;
+    let r = Role::Pawn as usize - 1;
     for sq in Bitboard(our_pawns) {
         let i = sq as usize;
+        let rel = relative(us, sq);
+        total += PSQ[r][rel];
+        t.add(us, 1, |w| &mut w.material[r]);
+        t.add(us, 1, |w| &mut w.pst[r][rel ^ 56]);
         // The square ahead (a pawn is never on the last rank).
         let Some(stop) = sq.offset(us.fold_wb(8, -8)) else {
             continue;
@@ -581,7 +648,7 @@ fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
         let bb = Bitboard::from_square(sq).0;
         let phalanx = beside & rank_bb(sq.rank() as usize) & our_pawns != 0;
         if phalanx || our_pawn_attacks & bb != 0 {
-            let rank = relative(us, sq) / 8;
+            let rank = rel / 8;
             total += CONNECTED[rank];
             t.add(us, 1, |w| &mut w.connected[rank]);
         }
@@ -598,21 +665,53 @@ fn pawn_structure(board: &Board, us: Color, t: &mut impl Tracer) -> S {
         }
         // The rear pawn of a doubled pair is not counted as passed.
         if !doubled && PASSED_SPAN[side][i] & their_pawns == 0 {
-            let rank = relative(us, sq) / 8;
+            let rank = rel / 8;
             total += PASSED[rank];
             t.add(us, 1, |w| &mut w.passed[rank]);
-            if !occupied.contains(stop) {
-                total += PASSED_FREE[rank];
-                t.add(us, 1, |w| &mut w.passed_free[rank]);
-            }
-            if rank >= 3 {
-                let weight = rank as i32 - 2;
-                for (k, king) in kings.iter().enumerate() {
-                    if let Some(king) = king {
-                        let n = weight * king.distance(stop) as i32;
-                        total += PASSED_KING[k] * n;
-                        t.add(us, n, |w| &mut w.passed_king[k]);
-                    }
+            passed |= bb;
+        }
+    }
+    PawnPart {
+        score: total,
+        passed,
+    }
+}
+
+/// `us`'s pawn terms that depend on more than the pawns: its king's distance to the nearest own
+/// pawn, and for each `passed` pawn whether the square ahead is free and, from the 4th rank on,
+/// each king's distance to that square.
+fn pawn_dynamic(board: &Board, us: Color, passed: u64, t: &mut impl Tracer) -> S {
+    let our_pawns = (board.pawns() & board.by_color(us)).0;
+    let occupied = board.occupied();
+    let kings = [board.king_of(us), board.king_of(!us)];
+    let mut total = S::default();
+    if let Some(king) = kings[0] {
+        if let Some(n) = Bitboard(our_pawns)
+            .into_iter()
+            .map(|sq| king.distance(sq) as i32)
+            .min()
+        {
+            total += KING_PAWN_DISTANCE * n;
+            t.add(us, n, |w| &mut w.king_pawn_distance);
+        }
+    }
+    for sq in Bitboard(passed) {
+        // A passed pawn is never on the last rank: it has a square ahead.
+        let Some(stop) = sq.offset(us.fold_wb(8, -8)) else {
+            continue;
+        };
+        let rank = relative(us, sq) / 8;
+        if !occupied.contains(stop) {
+            total += PASSED_FREE[rank];
+            t.add(us, 1, |w| &mut w.passed_free[rank]);
+        }
+        if rank >= 3 {
+            let weight = rank as i32 - 2;
+            for (k, king) in kings.iter().enumerate() {
+                if let Some(king) = king {
+                    let n = weight * king.distance(stop) as i32;
+                    total += PASSED_KING[k] * n;
+                    t.add(us, n, |w| &mut w.passed_king[k]);
                 }
             }
         }
@@ -682,6 +781,25 @@ mod tests {
                 Epd::from_position(&p, EnPassantMode::Legal),
                 Epd::from_position(&flipped, EnPassantMode::Legal)
             );
+        }
+    }
+
+    #[test]
+    fn pawn_cache_never_changes_the_eval() {
+        // One cache across more positions than it has entries: hits, misses, and slots that
+        // positions with other pawns have taken (their pawns differ, so they are recomputed).
+        let mut cache = PawnCache::default();
+        let positions = positions_two_plies_deep();
+        assert!(positions.len() > 2 * PAWN_CACHE_SIZE);
+        for round in 0..2 {
+            for p in &positions {
+                assert_eq!(
+                    evaluate_cached(p, &mut cache),
+                    evaluate(p),
+                    "round {round}: {}",
+                    Epd::from_position(p, EnPassantMode::Legal)
+                );
+            }
         }
     }
 
@@ -841,7 +959,19 @@ mod tests {
         let seventh = fen("7k/P7/8/8/8/8/8/7K w - - 0 1");
         let third = fen("7k/8/8/8/8/P7/8/7K w - - 0 1");
         assert!(evaluate(&seventh) > evaluate(&third));
-        let passed = |f: &str| pawn_structure(fen(f).board(), Color::White, &mut NoTrace);
+        // White's pawn terms, the pawns' material and squares left out.
+        let passed = |f: &str| {
+            let pos = fen(f);
+            let board = pos.board();
+            let part = pawn_part(board, Color::White, &mut NoTrace);
+            let mut total = part.score;
+            total += pawn_dynamic(board, Color::White, part.passed, &mut NoTrace);
+            for sq in board.pawns() & board.white() {
+                let v = PSQ[Role::Pawn as usize - 1][relative(Color::White, sq)];
+                total += s(-v.mg, -v.eg);
+            }
+            total
+        };
         let (p7, p3) = (
             passed("7k/P7/8/8/8/8/8/7K w - - 0 1"),
             passed("7k/8/8/8/8/P7/8/7K w - - 0 1"),

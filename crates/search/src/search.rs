@@ -11,7 +11,7 @@ use arrayvec::ArrayVec;
 use clio_board::shakmaty::{Move, Position as _};
 use clio_board::{see_ge, Move16, Position};
 
-use crate::eval::evaluate;
+use crate::eval::{evaluate_cached, PawnCache};
 use crate::history::{
     pawn_key, piece_key, ContRefs, CorrKeys, Histories, Killers, PieceTo, PAWN_HIST_ROWS,
 };
@@ -289,6 +289,8 @@ struct Worker<'a> {
     lmr: Vec<[i32; 64]>,
     /// Nodes spent below each root move this search, by [`Move16::butterfly`] index.
     root_nodes: Vec<u64>,
+    /// This thread's cache of the evaluation's pawn-only part.
+    pawn_cache: PawnCache,
 }
 
 impl<'a> Worker<'a> {
@@ -330,6 +332,7 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             lmr,
             root_nodes: vec![0; 64 * 64],
+            pawn_cache: PawnCache::default(),
         }
     }
 
@@ -493,6 +496,12 @@ impl<'a> Worker<'a> {
         refs
     }
 
+    /// The static evaluation of `pos` (through this thread's pawn cache).
+    #[inline]
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        evaluate_cached(pos.chess(), &mut self.pawn_cache)
+    }
+
     /// The static eval `raw` of `pos` corrected by the correction histories, with the keys
     /// it read; with `UseCorrHist` off, `raw` itself and zero keys, not hashed.
     #[inline]
@@ -534,7 +543,7 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(pos.chess()) };
+            return if in_check { 0 } else { self.evaluate(pos) };
         }
 
         let key = pos.key();
@@ -571,7 +580,10 @@ impl<'a> Worker<'a> {
         let (raw_eval, static_eval, corr_keys) = if in_check {
             (-INF, -INF, CorrKeys::default())
         } else {
-            let raw = tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval);
+            let raw = match tt_hit {
+                Some(h) => h.eval,
+                None => self.evaluate(pos),
+            };
             let (corrected, keys) = self.corrected_eval(pos, side, raw);
             (raw, corrected, keys)
         };

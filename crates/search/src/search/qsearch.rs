@@ -7,7 +7,6 @@ use clio_board::shakmaty::Role;
 use clio_board::{see_ge, see_value, Move16, Position};
 
 use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
-use crate::eval::evaluate;
 use crate::movepick::{is_noisy, piece_to, MovePicker};
 use crate::tt::Bound;
 
@@ -26,7 +25,7 @@ impl Worker<'_> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(pos.chess()) };
+            return if in_check { 0 } else { self.evaluate(pos) };
         }
         let key = pos.key();
         let tt_hit = self.tt.probe(key, ply);
@@ -44,7 +43,10 @@ impl Worker<'_> {
         let mut static_eval = 0;
         let mut raw_eval = 0;
         if !in_check {
-            raw_eval = tt_hit.map_or_else(|| evaluate(pos.chess()), |h| h.eval);
+            raw_eval = match tt_hit {
+                Some(h) => h.eval,
+                None => self.evaluate(pos),
+            };
             let side = usize::from(pos.turn().is_black());
             static_eval = self.corrected_eval(pos, side, raw_eval).0;
             if static_eval >= beta {
