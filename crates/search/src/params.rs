@@ -234,6 +234,10 @@ define_params! {
         // Clock share: without `movestogo` the soft limit plans for TMMOVESTOGO more moves
         // (time / TMMOVESTOGO + 3/4 increment, at most an eighth of the time left).
         tm_moves_to_go / "TmMovesToGo" = crate::time::DEFAULT_MOVES_TO_GO as i32, 5, 60, 2;
+        // Double extension: a singular TT move whose rivals fail MARGIN below the singular beta
+        // is extended two plies, at most LIMIT times on one path (non-PV nodes only).
+        dext_margin / "DExtMargin" = 20, 0, 200, 5;
+        dext_limit / "DExtLimit" = 6, 0, 20, 1;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";

@@ -1,7 +1,8 @@
 //! Iterative deepening with aspiration windows over a PVS alpha-beta: TT cutoffs and TT move
 //! first, null-move pruning, reverse futility, late move pruning, history pruning, LMR driven
-//! by history, check extension, mate-distance pruning, repetition and rule draws, and a
-//! quiescence search with SEE pruning.
+//! by history, check extension, singular extensions (with double extensions, multi-cut and a
+//! negative extension), mate-distance pruning, repetition and rule draws, and a quiescence
+//! search with SEE pruning.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -47,6 +48,8 @@ struct Frame {
     excluded: Move16,
     /// The corrected static eval of this ply's node; `-INF` in check.
     static_eval: i32,
+    /// Double extensions on the path from the root to this ply.
+    double_exts: i32,
 }
 
 /// The engine's searcher: TT, history tables and parameters persist between searches.
@@ -644,6 +647,7 @@ impl<'a> Worker<'a> {
                 && pos.play_null()
             {
                 self.stack[ply].pt = None;
+                self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
                 let r = p.nmp_base + depth / p.nmp_depth_div;
                 let s = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
                 pos.undo();
@@ -677,7 +681,16 @@ impl<'a> Worker<'a> {
                     return 0;
                 }
                 if s < s_beta {
-                    singular_ext = 1;
+                    // Far below: the TT move is the only one by a wide margin; extend twice,
+                    // at most `DExtLimit` times on one path.
+                    singular_ext = if !pv_node
+                        && s < s_beta - p.dext_margin
+                        && self.stack[ply].double_exts < p.dext_limit
+                    {
+                        2
+                    } else {
+                        1
+                    };
                 } else if s_beta >= beta {
                     return s_beta;
                 } else if h.score >= beta {
@@ -776,6 +789,8 @@ impl<'a> Worker<'a> {
                 i32::from(gives_check)
             };
             let new_depth = depth - 1 + extension;
+            self.stack[ply + 1].double_exts =
+                self.stack[ply].double_exts + i32::from(extension >= 2);
             let mut score;
             if move_count == 1 {
                 score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
