@@ -236,8 +236,8 @@ define_params! {
         tm_moves_to_go / "TmMovesToGo" = crate::time::DEFAULT_MOVES_TO_GO as i32, 5, 60, 2;
         // Double extension: a singular TT move whose rivals fail MARGIN below the singular beta
         // is extended two plies, at most LIMIT times on one path (non-PV nodes only).
-        dext_margin / "DExtMargin" = 20, 0, 200, 5;
-        dext_limit / "DExtLimit" = 6, 0, 20, 1;
+        dext_margin / "DextMargin" = 20, 0, 200, 5;
+        dext_limit / "DextLimit" = 6, 0, 20, 1;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";
