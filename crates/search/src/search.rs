@@ -682,7 +682,7 @@ impl<'a> Worker<'a> {
                 }
                 if s < s_beta {
                     // Far below: the TT move is the only one by a wide margin; extend twice,
-                    // at most `DExtLimit` times on one path.
+                    // at most `DextLimit` times on one path.
                     singular_ext = if !pv_node
                         && s < s_beta - p.dext_margin
                         && self.stack[ply].double_exts < p.dext_limit
