@@ -1,7 +1,7 @@
 //! Perft against the published counts of ../shared/data/perft.epd (Chess Programming Wiki), and
 //! the incremental Zobrist key against a full recomputation along the perft walk.
 
-use clio_board::{gives_check, parse_fen, perft, perft_divide, Position};
+use clio_board::{gives_check, is_noisy, noisy_moves, parse_fen, perft, perft_divide, Position};
 use shakmaty::Position as _;
 
 const PERFT_EPD: &str = include_str!("../data/perft.epd");
@@ -53,6 +53,11 @@ fn divide_sums_to_perft() {
 fn walk(pos: &mut Position, depth: u32, checked: &mut u64) {
     assert_eq!(pos.key(), pos.recomputed_key(), "{}", pos.fen());
     *checked += 1;
+    // The noisy-only generator gives shakmaty's legal noisy moves, in the same order.
+    let mut noisy = shakmaty::MoveList::new();
+    noisy_moves(pos.chess(), &mut noisy);
+    let want: Vec<_> = pos.legal_moves().into_iter().filter(is_noisy).collect();
+    assert_eq!(noisy.to_vec(), want, "noisy moves of {}", pos.fen());
     if depth == 0 {
         return;
     }
@@ -76,7 +81,8 @@ fn walk(pos: &mut Position, depth: u32, checked: &mut u64) {
 }
 
 /// Also checks `gives_check` on every move of the walk (direct, discovered, promotion, castling
-/// and en passant checks are all among them) against shakmaty after the move.
+/// and en passant checks are all among them) against shakmaty after the move, and the
+/// noisy-only generator of every position against shakmaty's legal moves.
 #[test]
 fn incremental_key_equals_recomputation_along_the_perft_walk() {
     let mut checked = 0;

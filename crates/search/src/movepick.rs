@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 use clio_board::shakmaty::{attacks, Chess, Move, MoveList, Position as _, Role};
-use clio_board::{piece_index, see_ge, see_value, Move16};
+use clio_board::{noisy_moves, piece_index, see_ge, see_value, Move16};
 
 use crate::eval::{checks_on, pawn_attacks};
 use crate::history::{ContRefs, Histories, PieceTo};
@@ -37,11 +37,7 @@ pub struct PickerHints {
     pub conts: ContRefs,
 }
 
-/// Whether a move is ordered with the captures (captures and queen promotions).
-#[inline]
-pub fn is_noisy(m: &Move) -> bool {
-    m.is_capture() || m.promotion() == Some(Role::Queen)
-}
+pub use clio_board::is_noisy;
 
 /// `(piece, to)` index of a move in `pos` (castling: the king to the rook's square).
 #[inline]
@@ -276,20 +272,7 @@ impl MovePicker {
                 Stage::ScoreQuiets => {
                     self.cur = self.noisy_end;
                     if !self.skip_quiets {
-                        let side = usize::from(pos.turn().is_black());
-                        let order = params.use_threat_order.then(|| QuietOrder::of(pos));
-                        debug_assert_eq!(self.scores.len(), self.noisy_end);
-                        for m in &self.moves[self.noisy_end..] {
-                            self.scores.push(
-                                hist.quiet_score(
-                                    params,
-                                    side,
-                                    Move16::new(m),
-                                    piece_to(pos, m),
-                                    &self.hints.conts,
-                                ) + order.as_ref().map_or(0, |o| o.bonus(m, params)),
-                            );
-                        }
+                        self.score_quiets(pos, hist, params);
                     }
                     self.stage = Stage::Quiets;
                 }
@@ -340,13 +323,41 @@ impl MovePicker {
         Some(best)
     }
 
+    /// Scores the quiets by history and, with `UseThreatOrder`, threats and checks.
+    ///
+    /// Kept out of line, as [`Self::generate`] is: inlined into `next`, their setup was hoisted
+    /// to its entry and paid on every move yielded.
+    #[inline(never)]
+    fn score_quiets(&mut self, pos: &Chess, hist: &Histories, params: &Params) {
+        let side = usize::from(pos.turn().is_black());
+        let order = params.use_threat_order.then(|| QuietOrder::of(pos));
+        debug_assert_eq!(self.scores.len(), self.noisy_end);
+        for m in &self.moves[self.noisy_end..] {
+            self.scores.push(
+                hist.quiet_score(
+                    params,
+                    side,
+                    Move16::new(m),
+                    piece_to(pos, m),
+                    &self.hints.conts,
+                ) + order.as_ref().map_or(0, |o| o.bonus(m, params)),
+            );
+        }
+    }
+
     /// Generates the legal moves, puts the noisy ones first and scores them.
+    #[inline(never)]
     fn generate(&mut self, pos: &Chess, hist: &Histories, params: &Params) {
-        // Copied by length: assigning the list would copy all 256 slots.
-        self.moves.clear();
-        self.moves
-            .try_extend_from_slice(&pos.legal_moves())
-            .expect("a move list fits a move list");
+        if self.noisy_only {
+            // The quiescence search wants the noisy moves alone: generate only those.
+            noisy_moves(pos, &mut self.moves);
+        } else {
+            // Copied by length: assigning the list would copy all 256 slots.
+            self.moves.clear();
+            self.moves
+                .try_extend_from_slice(&pos.legal_moves())
+                .expect("a move list fits a move list");
+        }
         let mut n = 0;
         for i in 0..self.moves.len() {
             if is_noisy(&self.moves[i]) {
