@@ -1,6 +1,7 @@
 //! Staged move picker: TT move, good captures (SEE ≥ threshold, by MVV + capture history),
-//! killers, countermove, quiets by history, bad captures. Legal moves are generated once, after
-//! the TT move, so a TT cutoff on the first move costs no generation.
+//! killers, countermove, quiets by history, bad captures. The noisy moves are generated after
+//! the TT move and the quiets after the good captures, so a cutoff by the TT move costs no
+//! generation and one by a good capture no quiet generation.
 
 use arrayvec::ArrayVec;
 use clio_board::shakmaty::{attacks, Chess, Move, MoveList, Position as _, Role};
@@ -138,6 +139,9 @@ pub struct MovePicker {
     scores: ArrayVec<i32, 256>,
     /// Noisy moves occupy `[0, noisy_end)`, quiets `[noisy_end, len)`.
     noisy_end: usize,
+    /// Whether the quiets have been generated (with the noisy moves in check, else after the
+    /// good captures).
+    quiets_generated: bool,
     cur: usize,
     /// Bad captures are moved to `[0, bad_end)` as the good-capture stage meets them.
     bad_end: usize,
@@ -157,6 +161,7 @@ impl MovePicker {
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             noisy_end: 0,
+            quiets_generated: false,
             cur: 0,
             bad_end: 0,
             yielded: [Move16::NONE; 4],
@@ -238,6 +243,9 @@ impl MovePicker {
                         }
                         self.cur += 1;
                         return Some(m);
+                    }
+                    if !self.quiets_generated {
+                        self.generate_quiets(pos);
                     }
                     self.stage = if self.noisy_only {
                         Stage::ScoreQuiets
@@ -345,32 +353,28 @@ impl MovePicker {
         }
     }
 
-    /// Generates the legal moves, puts the noisy ones first and scores them.
+    /// Generates the legal noisy moves and scores them; in check, every evasion, the noisy
+    /// ones first (quiets follow in [`Self::generate_quiets`] otherwise, once the good
+    /// captures are done, so a capture that cuts the node spares the quiets' generation).
     #[inline(never)]
     fn generate(&mut self, pos: &Chess, hist: &Histories, params: &Params) {
-        if self.noisy_only {
-            // The quiescence search wants the noisy moves alone: generate only those.
-            noisy_moves(pos, &mut self.moves);
-        } else {
+        if pos.checkers().any() {
             // Copied by length: assigning the list would copy all 256 slots.
             self.moves.clear();
             self.moves
                 .try_extend_from_slice(&pos.legal_moves())
                 .expect("a move list fits a move list");
+            self.noisy_end = noisy_first(&mut self.moves);
+            self.quiets_generated = true;
+        } else {
+            noisy_moves(pos, &mut self.moves);
+            self.noisy_end = self.moves.len();
         }
-        let mut n = 0;
-        for i in 0..self.moves.len() {
-            if is_noisy(&self.moves[i]) {
-                self.moves.swap(n, i);
-                n += 1;
-            }
-        }
-        self.noisy_end = n;
         if self.noisy_only {
-            self.moves.truncate(n);
+            self.moves.truncate(self.noisy_end);
         }
         self.scores.clear();
-        for m in &self.moves[..n] {
+        for m in &self.moves[..self.noisy_end] {
             let victim = m.capture().map_or(0, see_value)
                 + m.promotion()
                     .map_or(0, |r| see_value(r) - see_value(Role::Pawn));
@@ -384,6 +388,35 @@ impl MovePicker {
         }
         self.cur = 0;
     }
+
+    /// Appends the quiets after the noisy moves, in the order one generation of every legal
+    /// move, noisy ones first, would leave them (ties in the quiet scores go to the first).
+    #[inline(never)]
+    fn generate_quiets(&mut self, pos: &Chess) {
+        self.quiets_generated = true;
+        if self.skip_quiets || self.noisy_only {
+            return;
+        }
+        let mut all = pos.legal_moves();
+        let n = noisy_first(&mut all);
+        debug_assert_eq!(n, self.noisy_end);
+        debug_assert_eq!(self.moves.len(), self.noisy_end);
+        self.moves
+            .try_extend_from_slice(&all[n..])
+            .expect("a move list fits a move list");
+    }
+}
+
+/// Moves the noisy moves of `moves` to its front, in their order, and returns their number.
+fn noisy_first(moves: &mut MoveList) -> usize {
+    let mut n = 0;
+    for i in 0..moves.len() {
+        if is_noisy(&moves[i]) {
+            moves.swap(n, i);
+            n += 1;
+        }
+    }
+    n
 }
 
 #[cfg(test)]
