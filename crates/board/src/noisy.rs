@@ -30,8 +30,11 @@ pub fn noisy_moves(pos: &Chess, moves: &mut MoveList) {
     let occupied = board.occupied();
     let ours = board.by_color(us);
 
-    // En passant comes first, already checked for legality.
-    moves.extend(pos.en_passant_moves());
+    // En passant comes first, already checked for legality (asked only when a pawn has just
+    // made a double step: the list shakmaty returns is copied whole).
+    if pos.maybe_ep_square().is_some() {
+        moves.extend(pos.en_passant_moves());
+    }
     let ep_end = moves.len();
 
     // Pawn captures towards the a-file, then towards the h-file; promotions by capture to
