@@ -170,7 +170,7 @@ define_params! {
         cap_malus_max / "CapMalusMax" = 1800, 100, 8000, 100;
         cap_max / "CapMax" = 12000, 2048, 30000, 1024;
         mvv_mul / "MvvMul" = 16, 1, 64, 2;
-        good_capture_see / "GoodCaptureSee" = -50, -500, 200, 20;
+        good_capture_see / "GoodCaptureSee" = -40, -500, 200, 20;
         // Quiet ordering by threats and checks (Stockfish 16's `MovePicker::score`): a piece
         // attacked by a cheaper enemy piece that moves to a square no such piece attacks
         // gains its value, one that moves onto such a square loses it; a direct check gains
@@ -180,34 +180,34 @@ define_params! {
         threat_order_minor / "ThreatOrderMinor" = 15000, 0, 100000, 2500;
         check_order_bonus / "CheckOrderBonus" = 16384, 0, 100000, 2048;
         // History in LMR (r -= hist / DIV, in 1/1024 plies) and history pruning.
-        lmr_hist_div / "LmrHistDiv" = 8192, 1024, 32768, 512;
+        lmr_hist_div / "LmrHistDiv" = 7542, 1024, 32768, 512;
         hist_prune_depth / "HistPruneDepth" = 4, 0, 10, 1;
-        hist_prune_margin / "HistPruneMargin" = 2500, 250, 10000, 250;
+        hist_prune_margin / "HistPruneMargin" = 2791, 250, 10000, 250;
         // Classic search constants.
-        lmr_base / "LmrBase" = 75, 0, 200, 10;
-        lmr_div / "LmrDiv" = 225, 100, 500, 15;
-        lmp_base / "LmpBase" = 3, 0, 20, 1;
-        rfp_depth / "RfpDepth" = 7, 0, 12, 1;
-        rfp_margin / "RfpMargin" = 80, 20, 300, 10;
+        lmr_base / "LmrBase" = 55, 0, 200, 10;
+        lmr_div / "LmrDiv" = 234, 100, 500, 15;
+        lmp_base / "LmpBase" = 4, 0, 20, 1;
+        rfp_depth / "RfpDepth" = 8, 0, 12, 1;
+        rfp_margin / "RfpMargin" = 58, 20, 300, 10;
         nmp_min_depth / "NmpMinDepth" = 3, 1, 8, 1;
         nmp_base / "NmpBase" = 3, 1, 6, 1;
         nmp_depth_div / "NmpDepthDiv" = 4, 2, 8, 1;
-        asp_window / "AspWindow" = 25, 5, 200, 5;
-        qs_see_margin / "QsSeeMargin" = 0, -300, 300, 25;
-        qs_futility_margin / "QsFutilityMargin" = 150, 0, 600, 25;
+        asp_window / "AspWindow" = 26, 5, 200, 5;
+        qs_see_margin / "QsSeeMargin" = 16, -300, 300, 25;
+        qs_futility_margin / "QsFutilityMargin" = 154, 0, 600, 25;
         // Quiescence move-count pruning: out of check, no capture is searched after the first
         // LIMIT (Stockfish's quiescence search skips every move after its second, except checks,
         // promotions and recaptures on the last move's square).
         qs_move_limit / "QsMoveLimit" = 3, 1, 32, 1;
         // Futility pruning: quiets skipped when eval + BASE + MUL*depth cannot reach alpha.
-        fp_depth / "FpDepth" = 8, 0, 12, 1;
-        fp_base / "FpBase" = 100, 0, 400, 10;
-        fp_mul / "FpMul" = 100, 20, 300, 10;
+        fp_depth / "FpDepth" = 9, 0, 12, 1;
+        fp_base / "FpBase" = 113, 0, 400, 10;
+        fp_mul / "FpMul" = 106, 20, 300, 10;
         // SEE pruning in the main search: quiets losing more than QUIET*depth, captures
         // losing more than NOISY*depth^2, at depth <= DEPTH.
         see_prune_depth / "SeePruneDepth" = 8, 0, 12, 1;
-        see_quiet_mul / "SeeQuietMul" = 60, 0, 200, 10;
-        see_noisy_mul / "SeeNoisyMul" = 25, 0, 100, 5;
+        see_quiet_mul / "SeeQuietMul" = 67, 0, 200, 10;
+        see_noisy_mul / "SeeNoisyMul" = 20, 0, 100, 5;
         // Correction history: eval += entry / DIV; bonus = error * depth / BONUSDIV, gravity MAX.
         corr_max / "CorrMax" = 1024, 128, 8192, 64;
         corr_div / "CorrDiv" = 32, 4, 256, 2;
@@ -217,7 +217,7 @@ define_params! {
         // Singular extensions: at depth >= DEPTH, the TT move is extended when every other move
         // fails low against tt_score - MARGIN*depth/16 at half depth.
         se_depth / "SeDepth" = 8, 4, 20, 1;
-        se_margin / "SeMargin" = 32, 4, 128, 4;
+        se_margin / "SeMargin" = 28, 4, 128, 4;
         // Internal iterative reduction: one ply less at depth >= DEPTH without a TT move.
         iir_depth / "IirDepth" = 4, 2, 20, 1;
         // Time: the soft limit is scaled by a percentage that falls from TMUNSTABLE (the best
@@ -236,7 +236,7 @@ define_params! {
         tm_moves_to_go / "TmMovesToGo" = crate::time::DEFAULT_MOVES_TO_GO as i32, 5, 60, 2;
         // Double extension: a singular TT move whose rivals fail MARGIN below the singular beta
         // is extended two plies, at most LIMIT times on one path (non-PV nodes only).
-        dext_margin / "DextMargin" = 20, 0, 200, 5;
+        dext_margin / "DextMargin" = 16, 0, 200, 5;
         dext_limit / "DextLimit" = 6, 0, 20, 1;
     }
     switches {
