@@ -257,6 +257,7 @@ define_params! {
         use_improving / "UseImproving" = true, "improving (static eval above two plies back): one ply less reverse futility margin; late move pruning halved when not improving";
         use_corr_hist / "UseCorrHist" = true, "correction history [side][pawn structure] added to the static eval";
         use_np_corr_hist / "UseNpCorrHist" = true, "non-pawn correction histories [side][each colour's pieces] (needs UseCorrHist)";
+        use_asp_reduce / "UseAspReduce" = true, "after an aspiration fail high the root is searched again a ply shallower (Ethereal, Stockfish)";
     }
 }
 

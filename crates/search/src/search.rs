@@ -366,16 +366,24 @@ impl<'a> Worker<'a> {
             } else {
                 (-INF, INF)
             };
+            // After a fail high the window is searched again a ply shallower (Ethereal's and
+            // Stockfish's aspiration loops): the move that failed high is likely good, and a
+            // shallower search finds its score sooner; a fail low goes back to the full depth.
+            let mut search_depth = depth;
             let s = loop {
-                let s = self.negamax(&mut root, alpha, beta, depth, 0);
+                let s = self.negamax(&mut root, alpha, beta, search_depth, 0);
                 if self.stopped {
                     break s;
                 }
                 if s <= alpha {
                     beta = (alpha + beta) / 2;
                     alpha = (s - delta).max(-INF);
+                    search_depth = depth;
                 } else if s >= beta {
                     beta = (s + delta).min(INF);
+                    if self.params.use_asp_reduce && s.abs() < MATE_BOUND {
+                        search_depth = (search_depth - 1).max(1);
+                    }
                 } else {
                     break s;
                 }
