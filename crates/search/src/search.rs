@@ -292,6 +292,8 @@ struct Worker<'a> {
     lmr: Vec<[i32; 64]>,
     /// Nodes spent below each root move this search, by [`Move16::butterfly`] index.
     root_nodes: Vec<u64>,
+    /// The score of the root move that last raised alpha (valid while `pv_len[0] > 0`).
+    root_score: i32,
     /// This thread's cache of the evaluation's pawn-only part.
     pawn_cache: PawnCache,
 }
@@ -335,6 +337,7 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             lmr,
             root_nodes: vec![0; 64 * 64],
+            root_score: 0,
             pawn_cache: PawnCache::default(),
         }
     }
@@ -370,6 +373,8 @@ impl<'a> Worker<'a> {
             // Stockfish's aspiration loops): the move that failed high is likely good, and a
             // shallower search finds its score sooner; a fail low goes back to the full depth.
             let mut search_depth = depth;
+            // The score and PV of this depth's last fail high, while no fail low followed it.
+            let mut fail_high = None;
             let s = loop {
                 let s = self.negamax(&mut root, alpha, beta, search_depth, 0);
                 if self.stopped {
@@ -379,7 +384,9 @@ impl<'a> Worker<'a> {
                     beta = (alpha + beta) / 2;
                     alpha = (s - delta).max(-INF);
                     search_depth = depth;
+                    fail_high = None;
                 } else if s >= beta {
+                    fail_high = Some((s, self.root_pv(&root)));
                     beta = (s + delta).min(INF);
                     if self.params.use_asp_reduce && s.abs() < MATE_BOUND {
                         search_depth = (search_depth - 1).max(1);
@@ -390,6 +397,20 @@ impl<'a> Worker<'a> {
                 delta += delta / 2;
             };
             if self.stopped {
+                // Stockfish's rule: a root move that raised alpha in the interrupted search,
+                // else this depth's last fail high, beats the last completed iteration's move.
+                if self.params.use_partial_result {
+                    let interrupted =
+                        (self.pv_len[0] > 0).then(|| (self.root_score, self.root_pv(&root)));
+                    if let Some((s, pv)) = interrupted.or(fail_high) {
+                        if let Some(&first) = pv.first() {
+                            best = first;
+                            ponder = pv.get(1).copied();
+                            score = s;
+                            last_info = Some(self.info(completed, s, pv));
+                        }
+                    }
+                }
                 break;
             }
             let pv = self.root_pv(&root);
@@ -842,6 +863,9 @@ impl<'a> Worker<'a> {
                         let (head, tail) = self.pv.split_at_mut(ply + 1);
                         head[ply][1..=n].copy_from_slice(&tail[0][..n]);
                         self.pv_len[ply] = n + 1;
+                        if ply == 0 {
+                            self.root_score = score;
+                        }
                     }
                     if score >= beta {
                         self.stats.cutoffs += 1;

@@ -265,3 +265,63 @@ fn stop_ends_every_thread() {
     });
     assert!(pos.chess().is_legal(r.best.expect("a move")));
 }
+
+/// A node-limited search of `fen` with `UsePartialResult` set to `partial`, on a fresh
+/// searcher: its best move and the first move of its closing info line's PV.
+fn stopped_search(fen: &str, nodes: u64, partial: bool) -> (Move, Option<Move>, Position) {
+    let pos = Position::from_fen(fen).expect("valid FEN");
+    let stop = AtomicBool::new(false);
+    let mut s = Searcher::new(1);
+    s.params_mut()
+        .set_switch("UsePartialResult", partial)
+        .expect("a switch");
+    let mut last_pv_head = None;
+    let r = s.search(
+        &pos,
+        &Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        },
+        &stop,
+        &mut |i| last_pv_head = i.pv.first().copied(),
+    );
+    (r.best.expect("a move"), last_pv_head, pos)
+}
+
+/// `UsePartialResult` (Stockfish's rule): a search stopped inside an iteration plays the root
+/// move that iteration found better. Over a sweep of node limits on the two-rook mate in two,
+/// the best move is always legal and heads the closing info line's PV, and the mating move
+/// (proved by the brute-force prover) is played at every limit where the last completed
+/// iteration alone plays it, and at some limits where it does not.
+#[test]
+fn a_stopped_iteration_plays_the_move_it_found_better() {
+    let fen = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1";
+    let (mut with, mut without, mut gained) = (0, 0, 0);
+    for nodes in (20..3_000).step_by(7) {
+        let (best, head, pos) = stopped_search(fen, nodes, true);
+        assert!(pos.chess().is_legal(best), "{nodes} nodes");
+        assert_eq!(
+            head,
+            Some(best),
+            "{nodes} nodes: bestmove heads the last PV"
+        );
+        let mates = |m: Move| {
+            let mut after = pos.chess().clone();
+            after.play_unchecked(m);
+            mated_within(&after, 1)
+        };
+        let (old, _, _) = stopped_search(fen, nodes, false);
+        let (new_mates, old_mates) = (mates(best), mates(old));
+        assert!(
+            new_mates || !old_mates,
+            "{nodes} nodes: the partial result lost the mate"
+        );
+        with += usize::from(new_mates);
+        without += usize::from(old_mates);
+        gained += usize::from(new_mates && !old_mates);
+    }
+    assert!(
+        gained > 0,
+        "never found the mate sooner ({with} vs {without} limits)"
+    );
+}
