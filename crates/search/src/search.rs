@@ -386,7 +386,10 @@ impl<'a> Worker<'a> {
                     search_depth = depth;
                     fail_high = None;
                 } else if s >= beta {
-                    fail_high = Some((s, self.root_pv(&root)));
+                    // Kept only for the stop rule below, which reads it.
+                    if self.params.use_partial_result {
+                        fail_high = Some((s, self.root_pv(&root)));
+                    }
                     beta = (s + delta).min(INF);
                     if self.params.use_asp_reduce && s.abs() < MATE_BOUND {
                         search_depth = (search_depth - 1).max(1);
