@@ -32,23 +32,43 @@ const PIECE_TO: usize = PIECE_COUNT * SQ;
 /// of continuation sub-tables.
 pub type PieceTo = usize;
 
-/// Butterfly history, also the relative-history denominator.
-// [side][from][to]
+/// Butterfly history, also the relative-history denominator, split four ways by whether the
+/// enemy attacks the move's origin and its destination (the threat buckets of Ethereal's
+/// successors: Berserk, Koivisto, Stormphrax).
+// [side][from attacked][to attacked][from][to]
 pub struct Butterfly(Box<[i16]>);
+
+/// Threat buckets of the butterfly history.
+const BUCKETS: usize = 4;
+
+/// The threat bucket of `m` when the enemy attacks the squares `threats`: bit 1 for an
+/// attacked origin, bit 0 for an attacked destination. Bucket 0 when `threats` is 0 (the
+/// switch `UseThreatHist` off).
+#[inline]
+pub fn threat_bucket(threats: u64, m: Move16) -> usize {
+    let from = (threats >> m.from_sq() as u32) & 1;
+    let to = (threats >> m.to_sq() as u32) & 1;
+    (2 * from + to) as usize
+}
 
 impl Butterfly {
     fn new() -> Self {
-        Butterfly(vec![0; 2 * SQ * SQ].into_boxed_slice())
+        Butterfly(vec![0; 2 * BUCKETS * SQ * SQ].into_boxed_slice())
     }
-    /// The entry of move `m` for side `side` (0 white, 1 black).
     #[inline]
-    pub fn get(&self, side: usize, m: Move16) -> i32 {
-        i32::from(self.0[side * SQ * SQ + m.butterfly()])
+    fn index(side: usize, threats: u64, m: Move16) -> usize {
+        (side * BUCKETS + threat_bucket(threats, m)) * SQ * SQ + m.butterfly()
+    }
+    /// The entry of move `m` for side `side` (0 white, 1 black) with the enemy attacking
+    /// `threats`.
+    #[inline]
+    pub fn get(&self, side: usize, threats: u64, m: Move16) -> i32 {
+        i32::from(self.0[Self::index(side, threats, m)])
     }
     /// Gravity update of move `m`'s entry.
     #[inline]
-    pub fn update(&mut self, side: usize, m: Move16, bonus: i32, max: i32) {
-        gravity(&mut self.0[side * SQ * SQ + m.butterfly()], bonus, max);
+    pub fn update(&mut self, side: usize, threats: u64, m: Move16, bonus: i32, max: i32) {
+        gravity(&mut self.0[Self::index(side, threats, m)], bonus, max);
     }
 }
 
@@ -208,6 +228,9 @@ pub struct ContRefs {
     pub plies: [Option<(PieceTo, i32)>; 4],
     /// The node's pawn-history row (`None` when `UsePawnHist` is off).
     pub pawn: Option<usize>,
+    /// The squares the side not to move attacks, the butterfly history's threat bucket (0
+    /// when `UseThreatHist` is off, and in quiescence).
+    pub threats: u64,
 }
 
 /// Every history table of one search thread.
@@ -257,15 +280,16 @@ impl Histories {
     }
 
     /// The butterfly part of a quiet's ordering score: `hh` (absolute) or
-    /// `RelScale*hh/(bf + RelCountBase)` (relative history, Winands et al. 2004).
+    /// `RelScale*hh/(bf + RelCountBase)` (relative history, Winands et al. 2004), in the threat
+    /// bucket of `threats`.
     #[inline]
-    pub fn butterfly_score(&self, p: &Params, side: usize, m: Move16) -> i32 {
+    pub fn butterfly_score(&self, p: &Params, side: usize, threats: u64, m: Move16) -> i32 {
         if !p.use_history {
             return 0;
         }
-        let hh = self.main.get(side, m);
+        let hh = self.main.get(side, threats, m);
         if p.use_relative_history {
-            let bf = self.searched.get(side, m);
+            let bf = self.searched.get(side, threats, m);
             hh * p.rel_scale / (bf + p.rel_count_base).max(1)
         } else {
             hh
@@ -283,7 +307,7 @@ impl Histories {
         pt: PieceTo,
         conts: &ContRefs,
     ) -> i32 {
-        let mut s = self.butterfly_score(p, side, m);
+        let mut s = self.butterfly_score(p, side, conts.threats, m);
         for (prev, _) in conts.plies.iter().flatten() {
             s += self.cont.get(*prev, pt);
         }
@@ -369,14 +393,15 @@ impl Histories {
         let cbonus = linear_capped(p.cont_bonus_mul, p.cont_bonus_base, p.cont_bonus_max, depth);
         let cmalus = linear_capped(p.cont_malus_mul, p.cont_malus_base, p.cont_malus_max, depth);
         if p.use_history {
-            self.main.update(side, best.0, bonus, p.hist_max);
+            let threats = conts.threats;
+            self.main.update(side, threats, best.0, bonus, p.hist_max);
             for &(m, _) in tried {
                 if p.use_malus {
-                    self.main.update(side, m, -malus, p.hist_max);
+                    self.main.update(side, threats, m, -malus, p.hist_max);
                 }
                 if p.use_relative_history {
                     self.searched
-                        .update(side, m, p.rel_count_inc, p.rel_count_max);
+                        .update(side, threats, m, p.rel_count_inc, p.rel_count_max);
                 }
             }
         }
@@ -520,23 +545,50 @@ mod tests {
         let conts = ContRefs::default();
         // Depth 2: bonus min(300*2-50, 2000) = 550 to e2e4, malus 550 to d2d4.
         h.update_quiets(&p, 0, 2, (best, 28), &[(other, 27)], &conts);
-        assert_eq!(h.main.get(0, best), 550);
-        assert_eq!(h.main.get(0, other), -550);
+        assert_eq!(h.main.get(0, 0, best), 550);
+        assert_eq!(h.main.get(0, 0, other), -550);
         assert_eq!(
-            h.main.get(1, best),
+            h.main.get(1, 0, best),
             0,
             "the other side's table is untouched"
         );
         // The searched-without-cutoff count of d2d4 went up by RelCountInc (32).
-        assert_eq!(h.searched.get(0, other), 32);
-        assert_eq!(h.searched.get(0, best), 0);
+        assert_eq!(h.searched.get(0, 0, other), 32);
+        assert_eq!(h.searched.get(0, 0, best), 0);
         // Relative: 1024*550/(0+64) = 8800; 1024*(-550)/(32+64) = -5866.
-        assert_eq!(h.butterfly_score(&p, 0, best), 8800);
-        assert_eq!(h.butterfly_score(&p, 0, other), -5866);
+        assert_eq!(h.butterfly_score(&p, 0, 0, best), 8800);
+        assert_eq!(h.butterfly_score(&p, 0, 0, other), -5866);
         p.use_relative_history = false;
-        assert_eq!(h.butterfly_score(&p, 0, best), 550);
+        assert_eq!(h.butterfly_score(&p, 0, 0, best), 550);
         p.use_history = false;
-        assert_eq!(h.butterfly_score(&p, 0, best), 0);
+        assert_eq!(h.butterfly_score(&p, 0, 0, best), 0);
+    }
+
+    #[test]
+    fn butterfly_threat_buckets_hand_worked() {
+        let p = Params::default();
+        let mut h = Histories::new();
+        let e2e4 = Move16::from_raw(12 | 28 << 6);
+        let (e2, e4) = (1u64 << 12, 1u64 << 28);
+        // Bit 1: the origin attacked; bit 0: the destination attacked; other squares ignored.
+        assert_eq!(threat_bucket(0, e2e4), 0);
+        assert_eq!(threat_bucket(e4, e2e4), 1);
+        assert_eq!(threat_bucket(e2, e2e4), 2);
+        assert_eq!(threat_bucket(e2 | e4 | 1 << 40, e2e4), 3);
+        assert_eq!(threat_bucket(!(e2 | e4), e2e4), 0);
+        // A cutoff with e4 attacked fills bucket 1 only.
+        let conts = ContRefs {
+            threats: e4 | 1 << 40,
+            ..ContRefs::default()
+        };
+        h.update_quiets(&p, 0, 2, (e2e4, 28), &[], &conts);
+        assert_eq!(h.main.get(0, e4, e2e4), 550);
+        assert_eq!(h.main.get(0, 1 << 40 | e4, e2e4), 550);
+        for quiet in [0, e2, e2 | e4] {
+            assert_eq!(h.main.get(0, quiet, e2e4), 0, "threats {quiet:#x}");
+        }
+        assert_eq!(h.quiet_score(&p, 0, e2e4, 28, &conts), 550);
+        assert_eq!(h.quiet_score(&p, 0, e2e4, 28, &ContRefs::default()), 0);
     }
 
     #[test]
@@ -546,6 +598,7 @@ mod tests {
         let conts = ContRefs {
             plies: [Some((5, 1024)), Some((9, 512)), None, None],
             pawn: Some(7),
+            threats: 0,
         };
         let best = Move16::from_raw(1 | 18 << 6);
         // Depth 1: cont bonus 250, weighted 250 at ply 1 and 125 at ply 2; the main and pawn

@@ -241,6 +241,7 @@ define_params! {
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";
+        use_threat_hist / "UseThreatHist" = true, "main butterfly history split by whether the enemy attacks the move's origin and destination (Berserk, Koivisto)";
         use_malus / "UseMalus" = true, "malus to quiets and captures searched before the cutoff move";
         use_relative_history / "UseRelativeHistory" = false, "order quiets by SCALE*hh/bf (Winands 2004) instead of hh";
         use_killers / "UseKillers" = true, "two killer moves per ply";

@@ -16,7 +16,7 @@ use crate::eval::{evaluate_cached, PawnCache};
 use crate::history::{
     pawn_key, piece_key, ContRefs, CorrKeys, Histories, Killers, PieceTo, PAWN_HIST_ROWS,
 };
-use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
+use crate::movepick::{captured_index, enemy_attacks, is_noisy, piece_to, MovePicker, PickerHints};
 use crate::params::Params;
 use crate::time::{budget, node_percent, soft_percent, TimeBudget};
 use crate::tt::{Bound, Tt, TtAllocError};
@@ -740,6 +740,9 @@ impl<'a> Worker<'a> {
                 pawn_key_of(pos)
             };
             conts.pawn = Some(key as usize % PAWN_HIST_ROWS);
+        }
+        if p.use_threat_hist {
+            conts.threats = enemy_attacks(pos.chess());
         }
         let prev_pt = if ply > 0 {
             self.stack[ply - 1].pt
