@@ -337,6 +337,28 @@ pub(crate) fn pawn_attacks(color: Color, pawns: u64) -> u64 {
     }
 }
 
+/// Every square `color`'s pawns, pieces and king attack (the evaluation's squares the enemy
+/// defends, the butterfly history's threats).
+#[inline]
+pub(crate) fn attacks_of(board: &Board, color: Color) -> u64 {
+    let occupied = board.occupied();
+    let theirs = board.by_color(color);
+    let mut a = pawn_attacks(color, (board.pawns() & theirs).0);
+    for sq in board.knights() & theirs {
+        a |= attacks::knight_attacks(sq).0;
+    }
+    for sq in (board.bishops() | board.queens()) & theirs {
+        a |= attacks::bishop_attacks(sq, occupied).0;
+    }
+    for sq in (board.rooks() | board.queens()) & theirs {
+        a |= attacks::rook_attacks(sq, occupied).0;
+    }
+    for sq in board.kings() & theirs {
+        a |= attacks::king_attacks(sq).0;
+    }
+    a
+}
+
 /// The squares from which a knight, bishop, rook or queen would check a king on `king`.
 #[inline]
 pub(crate) fn checks_on(king: Square, occupied: Bitboard) -> [u64; 4] {
@@ -494,23 +516,12 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
         (attacks::king_attacks(k) | Bitboard::from_square(k)).0
     });
     let theirs = board.by_color(!us);
-    // Every square an enemy pawn, piece or king attacks (the king is added below).
-    let mut defended = pawn_attacks(!us, their_pawns);
-    for sq in board.knights() & theirs {
-        defended |= attacks::knight_attacks(sq).0;
-    }
-    for sq in (board.bishops() | board.queens()) & theirs {
-        defended |= attacks::bishop_attacks(sq, occupied).0;
-    }
-    for sq in (board.rooks() | board.queens()) & theirs {
-        defended |= attacks::rook_attacks(sq, occupied).0;
-    }
+    let defended = attacks_of(board, !us);
     // Safe checks: the squares from which each piece type would check the enemy king, less
     // those an enemy piece attacks or an own piece occupies.
     let mut check_squares = [0u64; 4];
     let mut safe = 0u64;
     if let Some(k) = their_king {
-        defended |= attacks::king_attacks(k).0;
         check_squares = checks_on(k, occupied);
         safe = !defended & !ours.0;
     }

@@ -56,27 +56,6 @@ pub fn captured_index(m: &Move) -> usize {
     m.capture().map_or(0, |r| r as usize - 1)
 }
 
-/// The squares the side not to move in `pos` attacks (the butterfly history's threats).
-pub(crate) fn enemy_attacks(pos: &Chess) -> u64 {
-    let board = pos.board();
-    let occupied = board.occupied();
-    let them = board.by_color(!pos.turn());
-    let mut a = pawn_attacks(!pos.turn(), (board.pawns() & them).0);
-    for sq in board.knights() & them {
-        a |= attacks::knight_attacks(sq).0;
-    }
-    for sq in (board.bishops() | board.queens()) & them {
-        a |= attacks::bishop_attacks(sq, occupied).0;
-    }
-    for sq in (board.rooks() | board.queens()) & them {
-        a |= attacks::rook_attacks(sq, occupied).0;
-    }
-    for sq in board.kings() & them {
-        a |= attacks::king_attacks(sq).0;
-    }
-    a
-}
-
 /// What a quiet's ordering bonus needs of its node: the squares the opponent's pawns, minors
 /// and pawns, and rooks, minors and pawns attack, and the squares that check the enemy king.
 struct QuietOrder {

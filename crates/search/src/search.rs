@@ -12,11 +12,11 @@ use arrayvec::ArrayVec;
 use clio_board::shakmaty::{Move, Position as _};
 use clio_board::{see_ge, Move16, Position};
 
-use crate::eval::{evaluate_cached, PawnCache};
+use crate::eval::{attacks_of, evaluate_cached, PawnCache};
 use crate::history::{
     pawn_key, piece_key, ContRefs, CorrKeys, Histories, Killers, PieceTo, PAWN_HIST_ROWS,
 };
-use crate::movepick::{captured_index, enemy_attacks, is_noisy, piece_to, MovePicker, PickerHints};
+use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
 use crate::params::Params;
 use crate::time::{budget, node_percent, soft_percent, TimeBudget};
 use crate::tt::{Bound, Tt, TtAllocError};
@@ -742,7 +742,7 @@ impl<'a> Worker<'a> {
             conts.pawn = Some(key as usize % PAWN_HIST_ROWS);
         }
         if p.use_threat_hist {
-            conts.threats = enemy_attacks(pos.chess());
+            conts.threats = attacks_of(pos.chess().board(), !pos.chess().turn());
         }
         let prev_pt = if ply > 0 {
             self.stack[ply - 1].pt
