@@ -83,7 +83,8 @@ endif
 ABLATION_FLIPS     ?= UseHistory=false UseMalus=false UseRelativeHistory=true UseKillers=false \
                       UseCountermove=false UseContHist1=false UseContHist2=false UseContHist4=false \
                       UseContHist6=false UsePawnHist=false UseCaptureHistory=false UseHistoryLmr=false \
-                      UseHistoryPruning=false UseThreatHist=false
+                      UseHistoryPruning=false UseThreatHist=false \
+                      UseContHistSplit=false
 ABLATION_LIMIT     ?= --nodes 5000
 ABLATION_ROW_GAMES ?= 300
 ABLATION_OPENINGS  ?= openings/clio-uho.epd

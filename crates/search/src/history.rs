@@ -92,9 +92,30 @@ impl<const ROWS: usize> PieceToRows<ROWS> {
     }
 }
 
-/// Continuation history: one row per previous move's `(piece, to)`.
-// [prev piece][prev to][piece][to]
-pub type ContHist = PieceToRows<PIECE_TO>;
+/// Kinds of an earlier move that pick its continuation sub-table (Stockfish's
+/// `continuationHistory[inCheck][capture]`): whether it was made in check, whether it captured.
+pub const CONT_KINDS: usize = 4;
+
+/// The kind of a move made in check (`in_check`) or capturing (`capture`): `2 * in_check +
+/// capture`, always 0 when `split` (`UseContHistSplit`) is off.
+#[inline]
+pub fn cont_kind(split: bool, in_check: bool, capture: bool) -> usize {
+    if split {
+        2 * usize::from(in_check) + usize::from(capture)
+    } else {
+        0
+    }
+}
+
+/// The continuation row of an earlier move `(piece, to)` of kind `kind` ([`cont_kind`]).
+#[inline]
+pub fn cont_row(kind: usize, prev: PieceTo) -> usize {
+    kind * PIECE_TO + prev
+}
+
+/// Continuation history: one row per previous move's kind and `(piece, to)`.
+// [prev in check][prev capture][prev piece][prev to][piece][to]
+pub type ContHist = PieceToRows<{ CONT_KINDS * PIECE_TO }>;
 
 /// Capture history.
 // [piece][to][captured role]
@@ -219,13 +240,13 @@ impl Killers {
     }
 }
 
-/// The continuation sub-tables in effect at a node: the `PieceTo` of the moves 1, 2, 4 and 6
-/// plies back (`None` for a null move, before the root, or a switched-off ply), with the
+/// The continuation sub-tables in effect at a node: the rows ([`cont_row`]) of the moves 1, 2,
+/// 4 and 6 plies back (`None` for a null move, before the root, or a switched-off ply), with the
 /// per-ply update weight (/1024); and the node's pawn-history row.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct ContRefs {
-    /// `(sub-table, weight)` for plies 1, 2, 4, 6.
-    pub plies: [Option<(PieceTo, i32)>; 4],
+    /// `(continuation row, weight)` for plies 1, 2, 4, 6.
+    pub plies: [Option<(usize, i32)>; 4],
     /// The node's pawn-history row (`None` when `UsePawnHist` is off).
     pub pawn: Option<usize>,
     /// The squares the side not to move attacks, the butterfly history's threat bucket (0
@@ -589,6 +610,34 @@ mod tests {
         }
         assert_eq!(h.quiet_score(&p, 0, e2e4, 28, &conts), 550);
         assert_eq!(h.quiet_score(&p, 0, e2e4, 28, &ContRefs::default()), 0);
+    }
+
+    #[test]
+    fn continuation_kinds_pick_their_own_rows() {
+        // Kind = 2 * in check + capture; every kind 0 with the split off.
+        assert_eq!(cont_kind(true, false, false), 0);
+        assert_eq!(cont_kind(true, false, true), 1);
+        assert_eq!(cont_kind(true, true, false), 2);
+        assert_eq!(cont_kind(true, true, true), 3);
+        for (check, capture) in [(false, true), (true, false), (true, true)] {
+            assert_eq!(cont_kind(false, check, capture), 0);
+        }
+        // Kind 0 is the unsplit table's row; every kind of one (piece, to) is its own row.
+        assert_eq!(cont_row(0, 5), 5);
+        let rows: Vec<usize> = (0..CONT_KINDS).map(|k| cont_row(k, 767)).collect();
+        assert_eq!(rows, [767, 1535, 2303, 3071]);
+        // A cutoff after a capture made in check (kind 3) lands in that row only.
+        let p = Params::default();
+        let mut h = Histories::new();
+        let conts = ContRefs {
+            plies: [Some((cont_row(3, 5), 1024)), None, None, None],
+            ..ContRefs::default()
+        };
+        h.update_quiets(&p, 0, 1, (Move16::from_raw(1 | 18 << 6), 100), &[], &conts);
+        assert_eq!(h.cont.get(cont_row(3, 5), 100), 250);
+        for kind in 0..3 {
+            assert_eq!(h.cont.get(cont_row(kind, 5), 100), 0, "kind {kind}");
+        }
     }
 
     #[test]

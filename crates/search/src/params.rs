@@ -250,6 +250,7 @@ define_params! {
         use_cont_hist2 / "UseContHist2" = true, "continuation history of the move 2 plies back";
         use_cont_hist4 / "UseContHist4" = true, "continuation history of the move 4 plies back";
         use_cont_hist6 / "UseContHist6" = true, "continuation history of the move 6 plies back";
+        use_cont_hist_split / "UseContHistSplit" = true, "continuation history split by whether the earlier move was made in check and whether it captured (Stockfish's continuationHistory[inCheck][capture])";
         use_pawn_hist / "UsePawnHist" = true, "pawn history [pawn structure][piece][to] in quiet ordering (Stockfish 16.1)";
         use_capture_history / "UseCaptureHistory" = true, "capture history [piece][to][captured] added to MVV";
         use_threat_order / "UseThreatOrder" = true, "quiets ordered also by the threats they escape or walk into and the checks they give";

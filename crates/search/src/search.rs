@@ -14,7 +14,8 @@ use clio_board::{see_ge, Move16, Position};
 
 use crate::eval::{attacks_of, evaluate_cached, PawnCache};
 use crate::history::{
-    pawn_key, piece_key, ContRefs, CorrKeys, Histories, Killers, PieceTo, PAWN_HIST_ROWS,
+    cont_kind, cont_row, pawn_key, piece_key, ContRefs, CorrKeys, Histories, Killers, PieceTo,
+    PAWN_HIST_ROWS,
 };
 use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
 use crate::params::Params;
@@ -43,6 +44,8 @@ pub struct SearchStats {
 struct Frame {
     /// `(piece, to)` of the move made from this ply; `None` for a null move.
     pt: Option<PieceTo>,
+    /// The continuation kind of that move ([`cont_kind`]): made in check, a capture.
+    cont_kind: usize,
     killers: Killers,
     /// The move left out at this ply by a singular-extension search, else `Move16::NONE`.
     excluded: Move16,
@@ -525,7 +528,8 @@ impl<'a> Worker<'a> {
         let mut refs = ContRefs::default();
         for (slot, (back, on, weight)) in refs.plies.iter_mut().zip(plies) {
             if on && ply >= back {
-                *slot = self.stack[ply - back].pt.map(|pt| (pt, weight));
+                let frame = &self.stack[ply - back];
+                *slot = frame.pt.map(|pt| (cont_row(frame.cont_kind, pt), weight));
             }
         }
         refs
@@ -817,6 +821,7 @@ impl<'a> Worker<'a> {
             let nodes_before = self.stats.nodes;
             pos.play(&m);
             self.stack[ply].pt = Some(pt);
+            self.stack[ply].cont_kind = cont_kind(p.use_cont_hist_split, in_check, m.is_capture());
             let gives_check = pos.in_check();
             let extension = if singular_ext != 0 && m16 == tt_move {
                 singular_ext

@@ -7,6 +7,7 @@ use clio_board::shakmaty::Role;
 use clio_board::{see_ge, see_value, Move16, Position};
 
 use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::history::cont_kind;
 use crate::movepick::{is_noisy, piece_to, MovePicker};
 use crate::tt::Bound;
 
@@ -90,6 +91,7 @@ impl Worker<'_> {
             searched += 1;
             pos.play(&m);
             self.stack[ply].pt = Some(pt);
+            self.stack[ply].cont_kind = cont_kind(p.use_cont_hist_split, in_check, m.is_capture());
             let score = -self.qsearch(pos, -beta, -alpha, ply + 1);
             pos.undo();
             if self.stopped {
