@@ -39,7 +39,8 @@ pub struct SearchStats {
     pub first_move_cutoffs: u64,
 }
 
-/// One ply of the search stack.
+/// One ply of the search stack, written and read by the main search only (quiescence neither
+/// reads nor needs it: no main-search node lies below a quiescence node).
 #[derive(Clone, Copy, Default)]
 struct Frame {
     /// `(piece, to)` of the move made from this ply; `None` for a null move.

@@ -7,8 +7,7 @@ use clio_board::shakmaty::Role;
 use clio_board::{see_ge, see_value, Move16, Position};
 
 use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
-use crate::history::cont_kind;
-use crate::movepick::{is_noisy, piece_to, MovePicker};
+use crate::movepick::{is_noisy, MovePicker};
 use crate::tt::Bound;
 
 impl Worker<'_> {
@@ -87,11 +86,8 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            let pt = piece_to(pos.chess(), &m);
             searched += 1;
             pos.play(&m);
-            self.stack[ply].pt = Some(pt);
-            self.stack[ply].cont_kind = cont_kind(p.use_cont_hist_split, in_check, m.is_capture());
             let score = -self.qsearch(pos, -beta, -alpha, ply + 1);
             pos.undo();
             if self.stopped {
