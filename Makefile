@@ -46,8 +46,8 @@ clean:
 # refs in their own worktrees (cached by commit) and runs the real test. Output: stdout in
 # fastchess's format, and out/sprt.{pgn,json,svg}. Extra arena flags go in SPRT_FLAGS.
 SPRT_BASE_OPTIONS ?= UseHistory=false UseMalus=false UseKillers=false UseCountermove=false \
-                     UseContHist1=false UseContHist2=false UseContHist4=false UseContHist6=false \
-                     UsePawnHist=false UseCaptureHistory=false UseHistoryLmr=false \
+                     UseContHist1=false UseContHist2=false UseContHist3=false UseContHist4=false \
+                     UseContHist6=false UsePawnHist=false UseCaptureHistory=false UseHistoryLmr=false \
                      UseHistoryPruning=false
 TC          ?= $(if $(BASE),8+0.08,1+0.01)
 CONCURRENCY ?= 2
@@ -81,9 +81,9 @@ endif
 # resumable run: the same command continues where it stopped. Output: out/ablation/table.md
 # (for the README), table.json, table.svg. ABLATION_LIMIT="--tc 5+0.05" plays at a clock.
 ABLATION_FLIPS     ?= UseHistory=false UseMalus=false UseRelativeHistory=true UseKillers=false \
-                      UseCountermove=false UseContHist1=false UseContHist2=false UseContHist4=false \
-                      UseContHist6=false UsePawnHist=false UseCaptureHistory=false UseHistoryLmr=false \
-                      UseHistoryPruning=false UseThreatHist=false \
+                      UseCountermove=false UseContHist1=false UseContHist2=false UseContHist3=false \
+                      UseContHist4=false UseContHist6=false UsePawnHist=false UseCaptureHistory=false \
+                      UseHistoryLmr=false UseHistoryPruning=false UseThreatHist=false \
                       UseContHistSplit=false
 ABLATION_LIMIT     ?= --nodes 5000
 ABLATION_ROW_GAMES ?= 300

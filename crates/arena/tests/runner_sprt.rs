@@ -79,6 +79,7 @@ fn clio_against_clio_without_history_is_accepted_as_h1() {
         "UseCountermove",
         "UseContHist1",
         "UseContHist2",
+        "UseContHist3",
         "UseContHist4",
         "UseContHist6",
         "UseCaptureHistory",

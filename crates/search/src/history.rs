@@ -247,6 +247,8 @@ impl Killers {
 pub struct ContRefs {
     /// `(continuation row, weight)` for plies 1, 2, 4, 6.
     pub plies: [Option<(usize, i32)>; 4],
+    /// `(continuation row, weight)` for the move 3 plies back, read at `ContRead3`/1024.
+    pub ply3: Option<(usize, i32)>,
     /// The node's pawn-history row (`None` when `UsePawnHist` is off).
     pub pawn: Option<usize>,
     /// The squares the side not to move attacks, the butterfly history's threat bucket (0
@@ -331,6 +333,9 @@ impl Histories {
         let mut s = self.butterfly_score(p, side, conts.threats, m);
         for (prev, _) in conts.plies.iter().flatten() {
             s += self.cont.get(*prev, pt);
+        }
+        if let Some((prev, _)) = conts.ply3 {
+            s += self.cont.get(prev, pt) * p.cont_read3 / 1024;
         }
         if let Some(row) = conts.pawn {
             s += self.pawn.get(row, pt);
@@ -434,7 +439,7 @@ impl Histories {
                 }
             }
         }
-        for &(prev, weight) in conts.plies.iter().flatten() {
+        for &(prev, weight) in conts.plies.iter().chain([&conts.ply3]).flatten() {
             self.cont
                 .update(prev, best.1, cbonus * weight / 1024, p.cont_max);
             if p.use_malus {
@@ -631,6 +636,7 @@ mod tests {
         let mut h = Histories::new();
         let conts = ContRefs {
             plies: [Some((cont_row(3, 5), 1024)), None, None, None],
+            ply3: None,
             ..ContRefs::default()
         };
         h.update_quiets(&p, 0, 1, (Move16::from_raw(1 | 18 << 6), 100), &[], &conts);
@@ -641,11 +647,38 @@ mod tests {
     }
 
     #[test]
+    fn continuation_three_plies_back_counts_a_quarter() {
+        // Depth 1: the continuation bonus is 250; the row of the move 3 plies back gets
+        // ContWeight3 256/1024 of it (62) and adds ContRead3 256/1024 of its entry (15) to the
+        // quiet's score, beside the full 250 of the row 1 ply back and the main history's 250.
+        let p = Params::default();
+        assert_eq!((p.cont_weight3, p.cont_read3), (256, 256));
+        let mut h = Histories::new();
+        let conts = ContRefs {
+            plies: [Some((5, 1024)), None, None, None],
+            ply3: Some((11, p.cont_weight3)),
+            ..ContRefs::default()
+        };
+        let best = Move16::from_raw(1 | 18 << 6);
+        h.update_quiets(&p, 0, 1, (best, 100), &[], &conts);
+        assert_eq!(h.cont.get(5, 100), 250);
+        assert_eq!(h.cont.get(11, 100), 62);
+        assert_eq!(h.quiet_score(&p, 0, best, 100, &conts), 250 + 250 + 15);
+        // Without the row 3 plies back the score loses those 15.
+        let without = ContRefs {
+            ply3: None,
+            ..conts
+        };
+        assert_eq!(h.quiet_score(&p, 0, best, 100, &without), 250 + 250);
+    }
+
+    #[test]
     fn continuation_weights_and_killers() {
         let p = Params::default();
         let mut h = Histories::new();
         let conts = ContRefs {
             plies: [Some((5, 1024)), Some((9, 512)), None, None],
+            ply3: None,
             pawn: Some(7),
             threats: 0,
         };

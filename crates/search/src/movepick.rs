@@ -435,6 +435,7 @@ mod tests {
             let pt = rng.gen_range(0..768);
             let conts = ContRefs {
                 plies: [Some((rng.gen_range(0..768), 1024)), None, None, None],
+                ply3: None,
                 pawn: Some(rng.gen_range(0..PAWN_HIST_ROWS)),
                 threats: rng.gen(),
             };
@@ -477,6 +478,7 @@ mod tests {
                     None,
                     None,
                 ],
+                ply3: None,
                 pawn: Some(rng.gen_range(0..PAWN_HIST_ROWS)),
                 threats: rng.gen(),
             },

@@ -161,6 +161,10 @@ define_params! {
         cont_weight2 / "ContWeight2" = 1024, 0, 2048, 64;
         cont_weight4 / "ContWeight4" = 512, 0, 2048, 64;
         cont_weight6 / "ContWeight6" = 512, 0, 2048, 64;
+        // The move 3 plies back (Stockfish's `(ss - 3)->continuationHistory`): its entries count
+        // READ3/1024 in a quiet's score and are updated with WEIGHT3/1024 of the bonus.
+        cont_weight3 / "ContWeight3" = 256, 0, 2048, 64;
+        cont_read3 / "ContRead3" = 256, 0, 2048, 64;
         // Capture history [piece][to][captured], added to MVV_MUL * victim value.
         cap_bonus_mul / "CapBonusMul" = 250, 0, 1000, 25;
         cap_bonus_base / "CapBonusBase" = 0, -500, 500, 25;
@@ -248,6 +252,7 @@ define_params! {
         use_countermove / "UseCountermove" = true, "countermove [prev piece][prev to] (Uiterwijk 1992)";
         use_cont_hist1 / "UseContHist1" = true, "continuation history of the move 1 ply back";
         use_cont_hist2 / "UseContHist2" = true, "continuation history of the move 2 plies back";
+        use_cont_hist3 / "UseContHist3" = true, "continuation history of the move 3 plies back (at ContRead3/1024 in the score)";
         use_cont_hist4 / "UseContHist4" = true, "continuation history of the move 4 plies back";
         use_cont_hist6 / "UseContHist6" = true, "continuation history of the move 6 plies back";
         use_cont_hist_split / "UseContHistSplit" = true, "continuation history split by whether the earlier move was made in check and whether it captured (Stockfish's continuationHistory[inCheck][capture])";

@@ -533,6 +533,12 @@ impl<'a> Worker<'a> {
                 *slot = frame.pt.map(|pt| (cont_row(frame.cont_kind, pt), weight));
             }
         }
+        if p.use_cont_hist3 && ply >= 3 {
+            let frame = &self.stack[ply - 3];
+            refs.ply3 = frame
+                .pt
+                .map(|pt| (cont_row(frame.cont_kind, pt), p.cont_weight3));
+        }
         refs
     }
 
