@@ -636,7 +636,6 @@ mod tests {
         let mut h = Histories::new();
         let conts = ContRefs {
             plies: [Some((cont_row(3, 5), 1024)), None, None, None],
-            ply3: None,
             ..ContRefs::default()
         };
         h.update_quiets(&p, 0, 1, (Move16::from_raw(1 | 18 << 6), 100), &[], &conts);

@@ -517,7 +517,8 @@ impl<'a> Worker<'a> {
         out
     }
 
-    /// Continuation sub-tables of the node at `ply`, with their update weights.
+    /// Continuation sub-tables of the node at `ply`, with their update weights (the third ply
+    /// in its own slot, as it is read at `ContRead3`).
     fn conts(&self, ply: usize) -> ContRefs {
         let p = self.params;
         let plies = [
@@ -525,19 +526,15 @@ impl<'a> Worker<'a> {
             (2, p.use_cont_hist2, p.cont_weight2),
             (4, p.use_cont_hist4, p.cont_weight4),
             (6, p.use_cont_hist6, p.cont_weight6),
+            (3, p.use_cont_hist3, p.cont_weight3),
         ];
         let mut refs = ContRefs::default();
-        for (slot, (back, on, weight)) in refs.plies.iter_mut().zip(plies) {
+        let slots = refs.plies.iter_mut().chain([&mut refs.ply3]);
+        for (slot, (back, on, weight)) in slots.zip(plies) {
             if on && ply >= back {
                 let frame = &self.stack[ply - back];
                 *slot = frame.pt.map(|pt| (cont_row(frame.cont_kind, pt), weight));
             }
-        }
-        if p.use_cont_hist3 && ply >= 3 {
-            let frame = &self.stack[ply - 3];
-            refs.ply3 = frame
-                .pt
-                .map(|pt| (cont_row(frame.cont_kind, pt), p.cont_weight3));
         }
         refs
     }
