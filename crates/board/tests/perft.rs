@@ -2,7 +2,7 @@
 //! the incremental Zobrist key against a full recomputation along the perft walk.
 
 use clio_board::{gives_check, is_noisy, noisy_moves, parse_fen, perft, perft_divide, Position};
-use shakmaty::Position as _;
+use shakmaty::{EnPassantMode, Move, Position as _};
 
 const PERFT_EPD: &str = include_str!("../data/perft.epd");
 
@@ -50,9 +50,10 @@ fn divide_sums_to_perft() {
     assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), counts[2].1);
 }
 
-fn walk(pos: &mut Position, depth: u32, checked: &mut u64) {
+/// `checked`: positions walked, and moves whose [`Position::key_hint`] was checked.
+fn walk(pos: &mut Position, depth: u32, checked: &mut (u64, u64)) {
     assert_eq!(pos.key(), pos.recomputed_key(), "{}", pos.fen());
-    *checked += 1;
+    checked.0 += 1;
     // The noisy-only generator gives shakmaty's legal noisy moves, in the same order.
     let mut noisy = shakmaty::MoveList::new();
     noisy_moves(pos.chess(), &mut noisy);
@@ -64,8 +65,21 @@ fn walk(pos: &mut Position, depth: u32, checked: &mut u64) {
     for m in pos.legal_moves() {
         // gives_check before the move agrees with shakmaty's is_check after it.
         let before = gives_check(pos.chess(), &m);
+        // The prefetch key is the key after the move wherever it claims to be exact: a normal
+        // move that changes no castling right, with no en-passant square before or after.
+        let hint = pos.key_hint(&m);
+        let rights = pos.chess().castles().castling_rights();
+        let ep_before = pos.chess().ep_square(EnPassantMode::Legal);
         pos.play(&m);
         assert_eq!(before, pos.in_check(), "{m:?} after {}", pos.fen());
+        if matches!(m, Move::Normal { .. })
+            && ep_before.is_none()
+            && pos.chess().ep_square(EnPassantMode::Legal).is_none()
+            && pos.chess().castles().castling_rights() == rights
+        {
+            assert_eq!(hint, pos.key(), "key hint of {m:?}, now at {}", pos.fen());
+            checked.1 += 1;
+        }
         walk(pos, depth - 1, checked);
         pos.undo();
     }
@@ -81,11 +95,12 @@ fn walk(pos: &mut Position, depth: u32, checked: &mut u64) {
 }
 
 /// Also checks `gives_check` on every move of the walk (direct, discovered, promotion, castling
-/// and en passant checks are all among them) against shakmaty after the move, and the
-/// noisy-only generator of every position against shakmaty's legal moves.
+/// and en passant checks are all among them) against shakmaty after the move, the
+/// noisy-only generator of every position against shakmaty's legal moves, and the TT prefetch's
+/// key hint against the key after the move.
 #[test]
 fn incremental_key_equals_recomputation_along_the_perft_walk() {
-    let mut checked = 0;
+    let mut checked = (0, 0);
     for (fen, _) in cases() {
         let mut pos = Position::from_fen(&fen).expect("perft.epd FEN");
         walk(&mut pos, 3, &mut checked);
@@ -100,7 +115,8 @@ fn incremental_key_equals_recomputation_along_the_perft_walk() {
         let mut pos = Position::from_fen(fen).expect("extra FEN");
         walk(&mut pos, 4, &mut checked);
     }
-    assert!(checked > 1_000_000, "walked {checked} positions");
+    assert!(checked.0 > 1_000_000, "walked {} positions", checked.0);
+    assert!(checked.1 > 500_000, "checked {} key hints", checked.1);
 }
 
 #[test]

@@ -7,6 +7,7 @@
 
 use clio_board::{Move16, PIECE_COUNT};
 
+use crate::huge::HugeSlice;
 use crate::params::Params;
 
 /// The one update rule: gravity towards `bonus` with bound `max` (`e += b - e*|b|/max`).
@@ -74,11 +75,13 @@ impl Butterfly {
 
 /// A table of `(piece, to)` rows: `ROWS` rows of `PIECE_TO` entries, each row picked by
 /// something the node knows (the previous move, the pawn structure).
-pub struct PieceToRows<const ROWS: usize>(Box<[i16]>);
+/// On huge pages where the system has them and the table is large enough (see
+/// `huge.rs`): the continuation history is several megabytes read at random.
+pub struct PieceToRows<const ROWS: usize>(HugeSlice<i16>);
 
 impl<const ROWS: usize> PieceToRows<ROWS> {
     fn new() -> Self {
-        PieceToRows(vec![0; ROWS * PIECE_TO].into_boxed_slice())
+        PieceToRows(HugeSlice::new(ROWS * PIECE_TO, || 0))
     }
     /// The entry of `(piece, to)` in row `row`.
     #[inline]

@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod eval;
 pub mod history;
+mod huge;
 pub mod movepick;
 pub mod params;
 pub mod score;

@@ -777,6 +777,7 @@ impl<'a> Worker<'a> {
             if m16 == excluded {
                 continue;
             }
+            self.tt.prefetch(pos.key_hint(&m));
             move_count += 1;
             let quiet = !is_noisy(&m);
             let pt = piece_to(pos.chess(), &m);

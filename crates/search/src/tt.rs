@@ -11,11 +11,18 @@
 //! packed data and `key ^ data` (Hyatt and Mann's lockless hashing). A reader accepts a slot
 //! only when the two words still XOR to its key, so an entry torn by a concurrent write reads
 //! as a miss, never as another position's move or score.
+//!
+//! Memory: the probe of a node is a cache miss into a table far larger than the caches, the
+//! costliest single load of the search. The search therefore prefetches a child's bucket
+//! ([`Tt::prefetch`], with [`clio_board::Position::key_hint`]) as soon as it picks the move,
+//! before pruning and making it, and the buckets lie on huge pages where Linux has them
+//! (`huge.rs`), so that the probe does not miss the TLB as well.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use clio_board::Move16;
 
+use crate::huge::HugeSlice;
 use crate::score::MATE_BOUND;
 
 /// How the stored score bounds the true value.
@@ -132,7 +139,8 @@ struct Bucket {
 
 /// The transposition table, shared by reference between search threads.
 pub struct Tt {
-    buckets: Vec<Bucket>,
+    /// On huge pages where the system has them (see `huge.rs`).
+    buckets: HugeSlice<Bucket>,
     generation: AtomicU8,
 }
 
@@ -175,12 +183,8 @@ impl Tt {
 
     /// A table of `mb` megabytes, or an error when the memory cannot be had.
     pub fn try_new(mb: usize) -> Result<Tt, TtAllocError> {
-        let n = Self::buckets_for(mb);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(n)
-            .map_err(|_| TtAllocError { mb })?;
-        buckets.resize_with(n, Bucket::default);
+        let buckets = HugeSlice::try_new(Self::buckets_for(mb), Bucket::default)
+            .ok_or(TtAllocError { mb })?;
         Ok(Tt {
             buckets,
             generation: AtomicU8::new(0),
@@ -219,6 +223,26 @@ impl Tt {
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
         &self.buckets[((u128::from(key) * self.buckets.len() as u128) >> 64) as usize]
+    }
+
+    /// Asks the CPU to bring `key`'s bucket into its cache now, so that the probe of the
+    /// position it belongs to, a little later, need not wait for memory. A hint only: it
+    /// changes no result.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bucket: *const Bucket = self.bucket(key);
+            // SAFETY: a prefetch reads nothing into the program and cannot fault (here the
+            // address is even a live bucket); SSE, which provides it, is baseline x86-64.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    bucket.cast::<i8>(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry for `key`, if stored.
@@ -357,7 +381,10 @@ mod tests {
     #[test]
     fn concurrent_writes_never_yield_another_keys_entry() {
         let small = Tt {
-            buckets: (0..16).map(|_| Bucket::default()).collect(),
+            buckets: (0..16)
+                .map(|_| Bucket::default())
+                .collect::<Vec<_>>()
+                .into(),
             generation: AtomicU8::new(0),
         };
         let expected = |key: u64| Move16::from_raw((key % 4093) as u16 + 1);
@@ -412,7 +439,7 @@ mod tests {
     /// A table of one bucket, so that every key competes for the same four slots.
     fn one_bucket() -> Tt {
         Tt {
-            buckets: vec![Bucket::default()],
+            buckets: vec![Bucket::default()].into(),
             generation: AtomicU8::new(0),
         }
     }

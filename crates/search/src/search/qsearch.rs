@@ -64,6 +64,7 @@ impl Worker<'_> {
         let futility_base = static_eval + p.qs_futility_margin;
         let mut searched = 0;
         while let Some(m) = picker.next(pos.chess(), self.hist, p) {
+            self.tt.prefetch(pos.key_hint(&m));
             any = true;
             if best > -MATE_BOUND {
                 if !in_check {
