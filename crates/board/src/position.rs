@@ -31,15 +31,13 @@ impl Default for Position {
     }
 }
 
-/// The key of `next`, the position after `m`, updated from `key`, the key of `prev`.
-fn key_after(prev: &Chess, key: u64, next: &Chess, m: &Move) -> u64 {
-    let us = prev.turn();
+/// The key change of the pieces `m` moves, places and removes for `us` (the side to move), and
+/// of the side to move: everything of the key after `m` but castling rights and en passant.
+#[inline]
+fn pieces_and_turn_delta(us: Color, m: &Move) -> u64 {
     let them = !us;
-    let mut k = key ^ Zobrist64::zobrist_for_white_turn().0;
-    if let Some(ep) = prev.ep_square(EnPassantMode::Legal) {
-        k ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
-    }
-    match *m {
+    let turn = Zobrist64::zobrist_for_white_turn().0;
+    turn ^ match *m {
         Move::Normal {
             role,
             from,
@@ -47,25 +45,31 @@ fn key_after(prev: &Chess, key: u64, next: &Chess, m: &Move) -> u64 {
             to,
             promotion,
         } => {
-            k ^= zpiece(from, us, role) ^ zpiece(to, us, promotion.unwrap_or(role));
-            if let Some(captured) = capture {
-                k ^= zpiece(to, them, captured);
-            }
+            let moved = zpiece(from, us, role) ^ zpiece(to, us, promotion.unwrap_or(role));
+            capture.map_or(moved, |captured| moved ^ zpiece(to, them, captured))
         }
         Move::EnPassant { from, to } => {
             let captured = Square::from_coords(to.file(), from.rank());
-            k ^= zpiece(from, us, Role::Pawn)
+            zpiece(from, us, Role::Pawn)
                 ^ zpiece(to, us, Role::Pawn)
-                ^ zpiece(captured, them, Role::Pawn);
+                ^ zpiece(captured, them, Role::Pawn)
         }
         Move::Castle { king, rook } => {
             let side = CastlingSide::from_king_side(king < rook);
-            k ^= zpiece(king, us, Role::King)
+            zpiece(king, us, Role::King)
                 ^ zpiece(side.king_to(us), us, Role::King)
                 ^ zpiece(rook, us, Role::Rook)
-                ^ zpiece(side.rook_to(us), us, Role::Rook);
+                ^ zpiece(side.rook_to(us), us, Role::Rook)
         }
-        Move::Put { .. } => {}
+        Move::Put { .. } => 0,
+    }
+}
+
+/// The key of `next`, the position after `m`, updated from `key`, the key of `prev`.
+fn key_after(prev: &Chess, key: u64, next: &Chess, m: &Move) -> u64 {
+    let mut k = key ^ pieces_and_turn_delta(prev.turn(), m);
+    if let Some(ep) = prev.ep_square(EnPassantMode::Legal) {
+        k ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
     }
     let (before, after) = (prev.castles(), next.castles());
     if before.castling_rights() != after.castling_rights() {
@@ -92,28 +96,11 @@ fn zpiece(sq: Square, color: Color, role: Role) -> u64 {
 
 impl Position {
     /// The key of the position after `m`, as far as the pieces and the side to move make it:
-    /// exact unless `m` changes castling rights or an en-passant square is involved. Cheap, for
-    /// prefetching the TT entry of the child before the move is made.
+    /// exact unless `m` changes castling rights or an en-passant square stands before or after
+    /// it. Cheap, for prefetching the TT entry of the child before the move is made.
     #[inline]
     pub fn key_hint(&self, m: &Move) -> u64 {
-        let us = self.current.turn();
-        let k = self.key ^ Zobrist64::zobrist_for_white_turn().0;
-        match *m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                let k = k ^ zpiece(from, us, role) ^ zpiece(to, us, promotion.unwrap_or(role));
-                match capture {
-                    Some(captured) => k ^ zpiece(to, !us, captured),
-                    None => k,
-                }
-            }
-            _ => k,
-        }
+        self.key ^ pieces_and_turn_delta(self.current.turn(), m)
     }
 
     /// The standard start position.

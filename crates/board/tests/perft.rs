@@ -2,7 +2,7 @@
 //! the incremental Zobrist key against a full recomputation along the perft walk.
 
 use clio_board::{gives_check, is_noisy, noisy_moves, parse_fen, perft, perft_divide, Position};
-use shakmaty::{EnPassantMode, Move, Position as _};
+use shakmaty::{EnPassantMode, Position as _};
 
 const PERFT_EPD: &str = include_str!("../data/perft.epd");
 
@@ -65,15 +65,14 @@ fn walk(pos: &mut Position, depth: u32, checked: &mut (u64, u64)) {
     for m in pos.legal_moves() {
         // gives_check before the move agrees with shakmaty's is_check after it.
         let before = gives_check(pos.chess(), &m);
-        // The prefetch key is the key after the move wherever it claims to be exact: a normal
-        // move that changes no castling right, with no en-passant square before or after.
+        // The prefetch key is the key after the move wherever it claims to be exact: a move
+        // that changes no castling right, with no en-passant square before or after.
         let hint = pos.key_hint(&m);
         let rights = pos.chess().castles().castling_rights();
         let ep_before = pos.chess().ep_square(EnPassantMode::Legal);
         pos.play(&m);
         assert_eq!(before, pos.in_check(), "{m:?} after {}", pos.fen());
-        if matches!(m, Move::Normal { .. })
-            && ep_before.is_none()
+        if ep_before.is_none()
             && pos.chess().ep_square(EnPassantMode::Legal).is_none()
             && pos.chess().castles().castling_rights() == rights
         {
