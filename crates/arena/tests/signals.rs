@@ -107,12 +107,14 @@ fn engines_die_with_a_killed_runner() {
         return;
     };
     let dir = scratch("orphans");
-    // A relay to clio that, at end of input, sleeps on instead of exiting.
+    // A relay to clio that, at end of input, sleeps on instead of exiting. `exec` makes the
+    // relay itself arena's child: without it the shell was the child, died on cue, and left the
+    // stubborn relay behind unchecked for its 600 seconds.
     let script = dir.join("stubborn.sh");
     std::fs::write(
         &script,
         format!(
-            "#!/bin/sh\n{py} -c 'import subprocess,sys,time\ne=subprocess.Popen([\"{clio}\"],stdin=subprocess.PIPE,text=True)\nfor l in sys.stdin:\n  e.stdin.write(l); e.stdin.flush()\ntime.sleep(600)'\n"
+            "#!/bin/sh\nexec {py} -c 'import subprocess,sys,time\ne=subprocess.Popen([\"{clio}\"],stdin=subprocess.PIPE,text=True)\nfor l in sys.stdin:\n  e.stdin.write(l); e.stdin.flush()\ntime.sleep(600)'\n"
         ),
     )
     .unwrap();
@@ -123,8 +125,18 @@ fn engines_die_with_a_killed_runner() {
         .unwrap();
     let script = script.to_string_lossy().into_owned();
     let (mut child, _out) = start_run(&script, &clio, &dir);
-    let engines = children(child.id());
-    assert!(engines.len() >= 2, "engines {engines:?}");
+    let direct = children(child.id());
+    assert!(direct.len() >= 2, "engines {direct:?}");
+    // The relay's own child (the clio it feeds) must go too: it reads end of input once the
+    // relay is killed.
+    let engines: Vec<u32> = direct
+        .iter()
+        .flat_map(|&p| std::iter::once(p).chain(children(p)))
+        .collect();
+    assert!(
+        engines.len() > direct.len(),
+        "no relayed clio in {engines:?}"
+    );
     signal(child.id(), "-KILL");
     child.wait().unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);
