@@ -11,8 +11,10 @@
 # engine is built without a profile and the script says so; PGO=0 asks for that build, and
 # PGO=required (what `make test` sets under CI) makes a missing llvm-profdata an error.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 out=${1:?usage: ci/pgo-build.sh OUTPUT}
+# OUTPUT is relative to where the script was called from, not to the repository root.
+case $out in /*) ;; *) out=$PWD/$out ;; esac
+cd "$(dirname "$0")/.."
 cargo=${CARGO:-cargo}
 mode=${PGO:-1}
 
