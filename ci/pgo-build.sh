@@ -49,10 +49,10 @@ if [ ! -x "$profdata" ]; then
   exit 0
 fi
 
-# RUSTFLAGS replaces .cargo/config.toml's target flags, so keep its x86-64-v2 baseline unless
-# the caller chose flags of their own.
+# RUSTFLAGS replaces .cargo/config.toml's target flags, so keep its x86-64-v2 baseline (set there
+# for x86_64-unknown-linux-gnu alone) unless the caller chose flags of their own.
 flags=${RUSTFLAGS-}
-if [ -z "$flags" ] && [ "${host%%-*}" = x86_64 ]; then flags="-C target-cpu=x86-64-v2"; fi
+if [ -z "$flags" ] && [ "$host" = x86_64-unknown-linux-gnu ]; then flags="-C target-cpu=x86-64-v2"; fi
 
 profiles=$PWD/target/pgo/profiles
 rm -rf "$profiles"
