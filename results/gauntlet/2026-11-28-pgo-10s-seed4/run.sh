@@ -1,0 +1,3 @@
+#!/bin/bash
+cd /work/main
+exec /work/bins/arena gauntlet --engine name=clio cmd=/work/bins/clio-pgo --engine name=ethereal-chess cmd=$(bash ci/find-engine.sh ethereal-chess) --option Threads=1 --option Hash=16 --tc 10+0.1 --rounds 100 --concurrency 2 --openings openings/clio-balanced.epd --seed 4 --pgn /work/runs/g18b/games.pgn --json /work/runs/g18b/gauntlet.json --state /work/runs/g18b/state.json
