@@ -3,6 +3,7 @@
 //! gives-check test, perft, and FEN/EPD parsing with errors that name the bad field.
 
 mod check;
+mod cuckoo;
 mod fen;
 mod mv;
 mod noisy;

@@ -23,6 +23,8 @@ pub struct Position {
     root: usize,
     /// How castling is written in UCI: `e1g1` (standard) or king-takes-rook (`UCI_Chess960`).
     mode: CastlingMode,
+    /// Indices into `keys` of the positions a null move was played from, oldest first.
+    nulls: Vec<usize>,
 }
 
 impl Default for Position {
@@ -118,6 +120,7 @@ impl Position {
             keys: Vec::with_capacity(512),
             root: 0,
             mode: CastlingMode::Standard,
+            nulls: Vec::new(),
         }
     }
 
@@ -198,12 +201,14 @@ impl Position {
     pub fn play_game_move(&mut self, m: &Move) {
         self.play(m);
         self.stack.clear();
+        self.nulls.clear();
         self.root = self.keys.len();
     }
 
     /// Marks the current position as the search root: repetitions after it count twice-fold.
     pub fn set_root(&mut self) {
         self.stack.clear();
+        self.nulls.clear();
         self.root = self.keys.len();
     }
 
@@ -217,6 +222,7 @@ impl Position {
             key ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
         }
         let prev = std::mem::replace(&mut self.current, next);
+        self.nulls.push(self.keys.len());
         self.keys.push(self.key);
         self.stack.push((prev, self.key));
         self.key = key;
@@ -230,6 +236,9 @@ impl Position {
             self.current = prev;
             self.key = key;
             self.keys.pop();
+            if self.nulls.last() == Some(&self.keys.len()) {
+                self.nulls.pop();
+            }
         }
     }
 
@@ -255,6 +264,35 @@ impl Position {
             back += 2;
         }
         false
+    }
+
+    /// Whether the side to move has a reversible move that repeats a position of the search
+    /// tree after the root (Stockfish's `has_game_cycle` through the cuckoo tables; positions
+    /// at or before the root, and before a null move, are not looked at). A search may score
+    /// such a node at least a draw.
+    pub fn has_upcoming_repetition(&self) -> bool {
+        let n = self.keys.len();
+        // The oldest index to look at: after the last null move, within the fifty-move count,
+        // and strictly after the root.
+        let oldest = (self.nulls.last().map_or(0, |&i| i + 1))
+            .max(n.saturating_sub(self.current.halfmoves() as usize))
+            .max(self.root + 1);
+        if n < oldest + 3 {
+            return false;
+        }
+        let occupied = self.current.board().occupied();
+        let mut idx = n - 3;
+        loop {
+            if let Some((s1, s2)) = crate::cuckoo::CUCKOO.lookup(self.key ^ self.keys[idx]) {
+                if (shakmaty::attacks::between(s1, s2) & occupied).is_empty() {
+                    return true;
+                }
+            }
+            if idx < oldest + 2 {
+                return false;
+            }
+            idx -= 2;
+        }
     }
 
     /// How often the current position occurred before in the whole game (for threefold).

@@ -2,7 +2,8 @@
 //! (doubled, isolated, backward, connected), passed-pawn detail, the king's distance to its
 //! pawns, mobility, king safety (attack units and safe checks), threats and hanging pieces,
 //! knight and bishop outposts, minors behind pawns, bishop pair and bishops' own pawns on their
-//! colour, rooks on open files and on the 7th, and a tempo bonus.
+//! colour, rooks on open files and on the 7th, and a tempo bonus; the score is scaled down in
+//! endgames a side cannot win without pawns and in those of opposite-coloured bishops.
 //!
 //! Every term is a middlegame/endgame pair; the two sums are blended by the game phase, counted
 //! from non-pawn material on the 24-point scale of Fruit and PeSTO (minor 1, rook 2, queen 4):
@@ -11,8 +12,8 @@
 //!
 //! Every linear weight is in [`WEIGHTS`] (the generated `eval/weights.rs`); [`trace`] records
 //! how often each one counts in a position, which is what the Texel tuner (crates/texel) fits.
-//! The non-linear parts (the king-attack percentages, the drawish-endgame scale, the draw rule)
-//! are fixed here.
+//! The non-linear parts (the king-attack percentages, the complexity, the drawish-endgame scale,
+//! the draw rule) are fixed here.
 //!
 //! The search evaluates through [`evaluate_cached`]: the terms that depend on the pawns alone
 //! are kept per pawn structure in a per-thread [`PawnCache`] (exact keys, so the score is
@@ -52,9 +53,40 @@ pub const KING_ATTACK_DIV: i32 = 100;
 const SCALE_FULL: i32 = 64;
 const SCALE_CANNOT_WIN: i32 = 0;
 const SCALE_DRAWISH: i32 = 16;
+// Opposite-coloured bishops with pawns (Ethereal 12's factors, in 64ths): the bishops alone keep
+// half the score, beside one knight each 53/64, beside one rook each 48/64.
+const SCALE_OCB_BISHOPS_ONLY: i32 = 32;
+const SCALE_OCB_ONE_KNIGHT: i32 = 53;
+const SCALE_OCB_ONE_ROOK: i32 = 48;
 // The piece values those rules count with (PeSTO's middlegame values, N, B, R, Q), fixed so that
 // fitting the material weights cannot move the rules.
 const SCALE_PIECE_VALUE: [i32; 4] = [337, 365, 477, 1025];
+
+/// The counts [`Terms::complexity`] weighs: pawns on the board, pawns on both flanks (0 or 1),
+/// a pawn endgame (0 or 1).
+fn complexity_counts(board: &Board) -> [i32; 3] {
+    const QUEENSIDE: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    let pawns = board.pawns().0;
+    let both_flanks = pawns & QUEENSIDE != 0 && pawns & !QUEENSIDE != 0;
+    let pieces = board.occupied() & !board.pawns() & !board.kings();
+    [
+        pawns.count_ones() as i32,
+        i32::from(both_flanks),
+        i32::from(pieces.is_empty()),
+    ]
+}
+
+/// `eg` with the complexity of a position with `counts` ([`complexity_counts`]) applied under
+/// the endgame values of `weights` ([`Terms::complexity`]): their sum moves it towards the side
+/// it favours, and a net penalty never takes it past 0.
+#[inline]
+pub fn with_complexity(eg: i32, counts: [i32; 3], weights: &[S; 4]) -> i32 {
+    let c = weights[0].eg * counts[0]
+        + weights[1].eg * counts[1]
+        + weights[2].eg * counts[2]
+        + weights[3].eg;
+    eg + eg.signum() * c.max(-eg.abs())
+}
 
 // ---------------------------------------------------------------------------------------------
 // Tables derived once, at compile time.
@@ -82,6 +114,7 @@ const KING_PAWN_DISTANCE: S = WEIGHTS.king_pawn_distance;
 const CONNECTED: [S; 8] = WEIGHTS.connected;
 const OUTPOST: [S; 2] = WEIGHTS.outpost;
 const MINOR_BEHIND_PAWN: S = WEIGHTS.minor_behind_pawn;
+const COMPLEXITY: [S; 4] = WEIGHTS.complexity;
 
 /// Material plus piece-square value per role, indexed by the square relative to the piece's
 /// own side (a1 = 0 from White's view; Black's squares are flipped vertically first).
@@ -214,7 +247,7 @@ fn evaluate_with_pawns(pos: &Chess, parts: [PawnPart; 2]) -> i32 {
     let white = side(board, Color::White, parts[0], &mut NoTrace);
     let black = side(board, Color::Black, parts[1], &mut NoTrace);
     let mg = white.mg - black.mg;
-    let eg = white.eg - black.eg;
+    let eg = with_complexity(white.eg - black.eg, complexity_counts(board), &COMPLEXITY);
 
     let phase = phase(board);
     let score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
@@ -272,6 +305,7 @@ pub fn trace(pos: &Chess) -> Trace {
             endgame_scale(board, Color::White),
         ],
         draw: board.pawns().is_empty() && cannot_win_either(board),
+        complexity: complexity_counts(board),
         white_to_move: pos.turn() == Color::White,
         ..Trace::default()
     };
@@ -390,10 +424,33 @@ fn cannot_win_either(board: &Board) -> bool {
     non_pawn_material(board, Color::White) < rook && non_pawn_material(board, Color::Black) < rook
 }
 
+/// The scale of a position with pawns: less than full only with one bishop each, on squares of
+/// opposite colours, and at most one knight or one rook each beside them (no queens).
+fn opposite_bishops_scale(board: &Board) -> i32 {
+    let one_each =
+        |bb: Bitboard| (bb & board.white()).count() == 1 && (bb & board.black()).count() == 1;
+    let bishops = board.bishops();
+    if !one_each(bishops) || (bishops & Bitboard::LIGHT_SQUARES).count() != 1 {
+        return SCALE_FULL;
+    }
+    let (knights, rooks, queens) = (board.knights(), board.rooks(), board.queens());
+    if queens.any() {
+        SCALE_FULL
+    } else if (knights | rooks).is_empty() {
+        SCALE_OCB_BISHOPS_ONLY
+    } else if rooks.is_empty() && one_each(knights) {
+        SCALE_OCB_ONE_KNIGHT
+    } else if knights.is_empty() && one_each(rooks) {
+        SCALE_OCB_ONE_ROOK
+    } else {
+        SCALE_FULL
+    }
+}
+
 /// How much of the score `strong` (the side it favours) can expect to keep, in 64ths.
 fn endgame_scale(board: &Board, strong: Color) -> i32 {
     if (board.pawns() & board.by_color(strong)).any() {
-        return SCALE_FULL;
+        return opposite_bishops_scale(board);
     }
     let ours = non_pawn_material(board, strong);
     let theirs = non_pawn_material(board, !strong);
@@ -844,7 +901,11 @@ mod tests {
             (t.phase, t.scale[black], t.draw, t.white_to_move),
             (2, 0, false, false)
         );
-        // Twice the weights give twice the score before the tempo (up to the rounding).
+        // Two pawns, on one flank, with a rook: the complexity counts.
+        assert_eq!(t.complexity, [2, 0, 0]);
+        // Twice the weights give twice the score before the tempo (up to the rounding): the
+        // complexity weights double too, and White's endgame lead takes their sum whole.
+        assert!(with_complexity(10_000, t.complexity, &COMPLEXITY) < 10_000);
         let mut doubled = WEIGHTS.clone();
         for (_, group) in doubled.groups_mut() {
             for w in group {
@@ -853,6 +914,27 @@ mod tests {
         }
         let (once, twice) = (t.evaluate(&WEIGHTS, 0), t.evaluate(&doubled, 0));
         assert!((twice - 2 * once).abs() <= 2, "{once} {twice}");
+    }
+
+    #[test]
+    fn complexity_moves_the_endgame_score_towards_its_side_and_never_past_zero() {
+        let [per_pawn, flanks, _, base] = COMPLEXITY.map(|w| w.eg);
+        let cx = |eg, counts| with_complexity(eg, counts, &COMPLEXITY);
+        // Sixteen pawns on both flanks: the leader's lead grows (Ethereal's signs).
+        let busy = 16 * per_pawn + flanks + base;
+        assert!(busy > 0);
+        assert_eq!(cx(-300, [16, 1, 0]), -300 - busy);
+        assert_eq!(cx(300, [16, 1, 0]), 300 + busy);
+        // Few pawns on one flank with pieces: a penalty, which stops at a draw score.
+        assert_eq!(cx(200, [2, 0, 0]), 200 + 2 * per_pawn + base);
+        assert_eq!(cx(50, [2, 0, 0]), 0);
+        assert_eq!(cx(-50, [2, 0, 0]), 0);
+        assert_eq!(cx(0, [16, 1, 1]), 0);
+        // The counts: the start position has 16 pawns on both flanks and pieces.
+        let start = trace(&Chess::default());
+        assert_eq!(start.complexity, [16, 1, 0]);
+        let ending = trace(&fen("4k3/p7/8/8/8/8/7P/4K3 w - - 0 1"));
+        assert_eq!(ending.complexity, [2, 1, 1]);
     }
 
     #[test]
@@ -945,7 +1027,7 @@ mod tests {
         let len: usize = WEIGHTS.groups().iter().map(|(_, g)| g.len()).sum();
         assert_eq!(
             len,
-            6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2 + 4 + 2 + 4 + 8 + 2 + 1
+            6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2 + 4 + 2 + 4 + 8 + 2 + 1 + 4
         );
         assert_eq!(WEIGHTS.groups()[1].1[0], WEIGHTS.pst[0][0]);
     }
@@ -994,6 +1076,33 @@ mod tests {
         let mut expected = ISOLATED;
         expected += KING_PAWN_DISTANCE * 7;
         assert_eq!(blocked, expected);
+    }
+
+    #[test]
+    fn scale_of_opposite_bishops() {
+        let scale = |f: &str| trace(&fen(f)).scale;
+        // Bishops on c8 (light) and e3 (dark), pawns for both: half either way.
+        let t = scale("2b1k3/p7/8/3P4/4P3/4B3/8/4K3 w - - 0 1");
+        assert_eq!(t, [SCALE_OCB_BISHOPS_ONLY; 2]);
+        // Same-coloured bishops (c8 and d3 are both light): the whole score.
+        assert_eq!(
+            scale("2b1k3/p7/8/3P4/4P3/3B4/8/4K3 w - - 0 1")[1],
+            SCALE_FULL
+        );
+        // With a knight each, a rook each, or a knight against a rook.
+        let knights = scale("2b1kn2/p7/8/3P4/4P3/4B3/8/4K1N1 w - - 0 1");
+        assert_eq!(knights[1], SCALE_OCB_ONE_KNIGHT);
+        let rooks = scale("2b1kr2/p7/8/3P4/4P3/4B3/8/4K1R1 w - - 0 1");
+        assert_eq!(rooks[1], SCALE_OCB_ONE_ROOK);
+        assert_eq!(
+            scale("2b1kr2/p7/8/3P4/4P3/4B3/8/4K1N1 w - - 0 1")[1],
+            SCALE_FULL
+        );
+        // A queen each: the whole score.
+        assert_eq!(
+            scale("2bqk3/p7/8/3P4/4P3/4B3/8/3QK3 w - - 0 1")[1],
+            SCALE_FULL
+        );
     }
 
     #[test]

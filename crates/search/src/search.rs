@@ -576,6 +576,13 @@ impl<'a> Worker<'a> {
             if alpha >= beta {
                 return alpha;
             }
+            // Upcoming repetition: a move back to a position of the tree draws at least.
+            if self.params.use_upcoming_rep && alpha < 0 && pos.has_upcoming_repetition() {
+                alpha = 0;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
         }
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);

@@ -16,6 +16,8 @@ pub struct Entry {
     scale: [f32; 2],
     /// +1 with White to move, -1 with Black (the tempo's sign for White).
     stm: f32,
+    /// What the complexity weighs ([`Trace::complexity`]).
+    complexity: [i32; 3],
     /// The game's result for White.
     result: f32,
 }
@@ -43,6 +45,7 @@ impl Entry {
             mg_share: trace.phase as f32 / 24.0,
             scale: trace.scale.map(|s| s as f32 / 64.0),
             stm: if trace.white_to_move { 1.0 } else { -1.0 },
+            complexity: trace.complexity,
             result: result as f32,
         })
     }
@@ -64,6 +67,9 @@ pub struct Model {
     pub terms: Vec<[f64; 2]>,
     /// The side-to-move bonus.
     pub tempo: f64,
+    /// Where the `complexity` group starts in `terms` (its four endgame values are applied by
+    /// their non-linear rule, not as linear features).
+    complexity_at: usize,
 }
 
 impl Model {
@@ -74,9 +80,16 @@ impl Model {
             .into_iter()
             .flat_map(|(_, group)| group.iter().map(|w| [f64::from(w.mg), f64::from(w.eg)]))
             .collect();
+        let complexity_at = weights
+            .groups()
+            .into_iter()
+            .take_while(|(name, _)| *name != "complexity")
+            .map(|(_, group)| group.len())
+            .sum();
         Model {
             terms,
             tempo: f64::from(tempo),
+            complexity_at,
         }
     }
 
@@ -95,20 +108,44 @@ impl Model {
         (weights, self.tempo.round() as i32)
     }
 
-    /// The evaluation of `entry` for White, and the factor its value gets on each weight's
-    /// `[mg, eg]` (for the gradient).
-    fn eval(&self, entry: &Entry) -> (f64, [f64; 2]) {
+    /// The evaluation of `entry` for White, the factor its value gets on each linear weight's
+    /// `[mg, eg]`, and its derivative by each complexity weight's endgame value (all for the
+    /// gradient).
+    fn eval(&self, entry: &Entry) -> (f64, [f64; 2], [f64; 4]) {
         let (mut mg, mut eg) = (0.0, 0.0);
         for &(i, count) in &entry.features {
             let [m, e] = self.terms[i as usize];
             mg += m * f64::from(count);
             eg += e * f64::from(count);
         }
+        // The complexity: the endgame sum moves towards the side it favours, never past 0;
+        // where a penalty reaches 0, no weight moves the endgame sum.
+        let counts = entry.complexity.map(f64::from);
+        let counts = [counts[0], counts[1], counts[2], 1.0];
+        let weights = &self.terms[self.complexity_at..self.complexity_at + 4];
+        let c: f64 = weights.iter().zip(counts).map(|(w, n)| w[1] * n).sum();
+        let sign = if eg > 0.0 {
+            1.0
+        } else if eg < 0.0 {
+            -1.0
+        } else {
+            0.0
+        };
+        let (eg, to_eg, to_c) = if c > -eg.abs() {
+            (eg + sign * c, 1.0, sign)
+        } else {
+            (0.0, 0.0, 0.0)
+        };
         let share = f64::from(entry.mg_share);
         let tapered = mg * share + eg * (1.0 - share);
         let scale = f64::from(entry.scale[usize::from(tapered > 0.0)]);
         let eval = tapered * scale + self.tempo * f64::from(entry.stm);
-        (eval, [share * scale, (1.0 - share) * scale])
+        let to_tapered_eg = (1.0 - share) * scale;
+        (
+            eval,
+            [share * scale, to_tapered_eg * to_eg],
+            counts.map(|n| to_tapered_eg * to_c * n),
+        )
     }
 }
 
@@ -160,13 +197,16 @@ fn gradient(model: &Model, k: f64, entries: &[Entry]) -> (Vec<[f64; 2]>, f64) {
     // d/d eval of (r - s)^2 / n, with s' = s (1 - s) K ln 10 / 400.
     let factor = 2.0 * k * std::f64::consts::LN_10 / 400.0 / entries.len().max(1) as f64;
     for entry in entries {
-        let (eval, [to_mg, to_eg]) = model.eval(entry);
+        let (eval, [to_mg, to_eg], to_complexity) = model.eval(entry);
         let s = sigmoid(k, eval);
         let g = (s - f64::from(entry.result)) * s * (1.0 - s) * factor;
         for &(i, count) in &entry.features {
             let gc = g * f64::from(count);
             grad[i as usize][0] += gc * to_mg;
             grad[i as usize][1] += gc * to_eg;
+        }
+        for (slot, d) in grad[model.complexity_at..].iter_mut().zip(to_complexity) {
+            slot[1] += g * d;
         }
         tempo += g * f64::from(entry.stm);
     }
@@ -283,7 +323,7 @@ mod tests {
         ] {
             let pos = parse_fen(fen).expect(fen);
             let white = if fen.contains(" w ") { 1 } else { -1 };
-            let (eval, _) = model.eval(&entry(fen, 0.5));
+            let (eval, ..) = model.eval(&entry(fen, 0.5));
             let engine = f64::from(white * evaluate(&pos));
             assert!((eval - engine).abs() <= 2.0, "{fen}: {eval} vs {engine}");
         }
@@ -326,5 +366,97 @@ mod tests {
             fitted.model.terms[1][0] > start.terms[1][0],
             "the knight gains value"
         );
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences_including_the_complexity() {
+        // Endgames with and without pieces, pawns on one or both flanks, a lead either way, and
+        // a pawn up in an endgame-only entry where the complexity penalty stops at 0.
+        let lone_pawn = Entry {
+            features: vec![(0, 1.0)],
+            mg_share: 0.0,
+            scale: [1.0; 2],
+            stm: 1.0,
+            complexity: [1, 0, 0],
+            result: 0.5,
+        };
+        let mut entries: Vec<Entry> = [
+            ("8/5pk1/6p1/8/8/6P1/5PKP/8 w - - 0 1", 1.0),
+            ("8/p4pk1/6p1/8/8/6P1/P4PKP/3R4 b - - 0 1", 0.5),
+            ("3r4/p4pk1/6p1/8/8/6P1/5PKP/8 w - - 0 1", 0.0),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
+                0.5,
+            ),
+        ]
+        .into_iter()
+        .map(|(fen, result)| entry(fen, result))
+        .collect();
+        entries.push(lone_pawn.clone());
+        let model = Model::from_weights(&WEIGHTS, TEMPO);
+        let k = 1.2;
+        let (grad, _) = gradient(&model, k, &entries);
+        let at = model.complexity_at;
+        // Every complexity weight, and some linear ones (a pawn's and a rook's material).
+        for (i, side) in [
+            (at, 1),
+            (at + 1, 1),
+            (at + 2, 1),
+            (at + 3, 1),
+            (0, 1),
+            (3, 0),
+            (3, 1),
+        ] {
+            let h = 1e-3;
+            let mut plus = model.clone();
+            plus.terms[i][side] += h;
+            let mut minus = model.clone();
+            minus.terms[i][side] -= h;
+            let numeric = (error(&plus, k, &entries) - error(&minus, k, &entries)) / (2.0 * h);
+            let analytic = grad[i][side];
+            assert!(
+                (numeric - analytic).abs() <= 1e-9 + 1e-4 * numeric.abs(),
+                "weight {i}[{side}]: numeric {numeric:e}, analytic {analytic:e}"
+            );
+        }
+        // The lone pawn's penalty reaches 0: its endgame sum is 0, so no weight moves it.
+        let (eval, [_, to_eg], to_complexity) = model.eval(&lone_pawn);
+        assert_eq!(eval, f64::from(TEMPO));
+        assert_eq!((to_eg, to_complexity), (0.0, [0.0; 4]));
+    }
+
+    #[test]
+    fn the_fit_moves_the_complexity_towards_the_results() {
+        // A pawn up with rooks on one flank is drawn; a pawn up in a pawn endgame with pawns on
+        // both flanks is won: only the complexity tells them apart.
+        let mut train = Vec::new();
+        for (fen, result) in [
+            ("3r2k1/5pp1/8/8/8/8/5PPP/3R2K1 w - - 0 1", 0.5),
+            ("3r2k1/5pp1/8/8/8/8/5PPP/3R2K1 b - - 0 1", 0.5),
+            ("6k1/p4pp1/8/8/8/8/P4PPP/6K1 w - - 0 1", 1.0),
+            ("6k1/p4pp1/8/8/8/8/P4PPP/6K1 b - - 0 1", 1.0),
+        ] {
+            train.push(entry(fen, result));
+        }
+        let start = Model::from_weights(&WEIGHTS, TEMPO);
+        let at = start.complexity_at;
+        let frozen = (0..start.terms.len()).map(|i| i < at).collect();
+        let settings = Settings {
+            frozen,
+            epochs: 300,
+            learning_rate: 1.0,
+            l2: 0.0,
+        };
+        let k = 1.0;
+        let fitted = fit(&start, k, &train, &[], settings, |_, _, _| {});
+        let (before, after) = (error(&start, k, &train), error(&fitted.model, k, &train));
+        assert!(after < before * 0.9, "{before} -> {after}");
+        assert_eq!(
+            fitted.model.terms[..at],
+            start.terms[..at],
+            "frozen groups stay"
+        );
+        // The pawn ending's bonus grows.
+        assert!(fitted.model.terms[at + 2][1] > start.terms[at + 2][1]);
     }
 }

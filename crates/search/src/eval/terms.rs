@@ -96,6 +96,12 @@ pub struct Terms<T> {
     pub outpost: [T; 2],
     /// A knight or bishop with a pawn of either colour on the square ahead of it.
     pub minor_behind_pawn: T,
+    /// Complexity (Ethereal 12's, after Stockfish's initiative), endgame values only: per pawn
+    /// on the board, pawns on both flanks, a pawn endgame, and a constant. Not linear: their
+    /// sum moves the endgame score towards the side it favours, never past 0
+    /// ([`super::with_complexity`]), so a trace counts them in [`Trace::complexity`] and its
+    /// per-side counts here stay 0.
+    pub complexity: [T; 4],
 }
 
 /// The evaluation's weights.
@@ -131,12 +137,13 @@ macro_rules! groups {
             ("connected", $($r)+ $t.connected[..]),
             ("outpost", $($r)+ $t.outpost[..]),
             ("minor_behind_pawn", $one($($r)+ $t.minor_behind_pawn)),
+            ("complexity", $($r)+ $t.complexity[..]),
         ]
     };
 }
 
 /// Number of groups in a [`Terms`].
-pub const GROUPS: usize = 24;
+pub const GROUPS: usize = 25;
 
 impl<T> Terms<T> {
     /// Each group with its name, in the tuner's order.
@@ -188,6 +195,7 @@ impl<T: Copy + Default> Default for Terms<T> {
             connected: [z; 8],
             outpost: [z; 2],
             minor_behind_pawn: z,
+            complexity: [z; 4],
         }
     }
 }
@@ -204,6 +212,8 @@ pub struct Trace {
     pub scale: [i32; 2],
     /// Neither side can win (no pawns, less than a rook each): the evaluation is 0.
     pub draw: bool,
+    /// What [`Terms::complexity`] weighs: pawns, pawns on both flanks, a pawn endgame.
+    pub complexity: [i32; 3],
     /// White is to move (the tempo bonus goes to the side to move).
     pub white_to_move: bool,
 }
@@ -230,7 +240,11 @@ impl Trace {
             }
         }
         let mg = total[1].mg - total[0].mg;
-        let eg = total[1].eg - total[0].eg;
+        let eg = super::with_complexity(
+            total[1].eg - total[0].eg,
+            self.complexity,
+            &weights.complexity,
+        );
         let score = (mg * self.phase + eg * (PHASE_MAX - self.phase)) / PHASE_MAX;
         let score = score * self.scale[usize::from(score > 0)] / SCALE_FULL;
         if self.white_to_move {

@@ -102,4 +102,5 @@ pub const WEIGHTS: Weights = Weights {
     connected: [s(0, 0), s(2, 2), s(11, 6), s(12, 4), s(15, 12), s(47, 21), s(61, 70), s(0, 0)],
     outpost: [s(18, 16), s(17, 9)],
     minor_behind_pawn: s(5, 13),
+    complexity: [s(0, 5), s(0, 50), s(0, 46), s(0, -96)],
 };

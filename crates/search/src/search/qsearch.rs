@@ -22,6 +22,13 @@ impl Worker<'_> {
         if self.tick() {
             return 0;
         }
+        // Upcoming repetition: a move back to a position of the tree draws at least.
+        if self.params.use_upcoming_rep && alpha < 0 && pos.has_upcoming_repetition() {
+            alpha = 0;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
