@@ -485,6 +485,30 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
 
+    /// The defaults with the history and correction constants at the round values these
+    /// hand-worked figures were computed with (the defaults before the SPSA-tuned ones landed).
+    fn hand_params() -> Params {
+        Params {
+            hist_bonus_mul: 300,
+            hist_bonus_base: -50,
+            hist_bonus_max: 2000,
+            hist_malus_mul: 300,
+            hist_malus_base: -50,
+            hist_malus_max: 1800,
+            cont_bonus_mul: 300,
+            cont_malus_mul: 300,
+            cont_weight1: 1024,
+            cont_weight2: 1024,
+            cont_weight4: 512,
+            cont_weight6: 512,
+            cap_bonus_mul: 250,
+            cap_bonus_max: 1800,
+            cap_malus_mul: 250,
+            np_corr_weight: 512,
+            ..Params::default()
+        }
+    }
+
     #[test]
     fn gravity_never_leaves_the_bound() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(20041);
@@ -507,7 +531,7 @@ mod tests {
 
     #[test]
     fn non_pawn_corrections_add_half_weight_each_hand_worked() {
-        let mut p = Params::default();
+        let mut p = hand_params();
         let mut h = Histories::new();
         let keys = CorrKeys {
             pawn: 7,
@@ -551,7 +575,7 @@ mod tests {
     #[test]
     fn bonus_and_malus_formulas() {
         // min(300*d - 50, 2000): d=1 -> 250, d=6 -> 1750, d=7 -> 2000 (capped), d=0 -> 0.
-        let p = Params::default();
+        let p = hand_params();
         let b = |d| linear_capped(p.hist_bonus_mul, p.hist_bonus_base, p.hist_bonus_max, d);
         assert_eq!(
             (p.hist_bonus_mul, p.hist_bonus_base, p.hist_bonus_max),
@@ -566,7 +590,7 @@ mod tests {
     fn cutoff_update_bonus_malus_and_relative_scores() {
         let mut p = Params {
             use_relative_history: true,
-            ..Params::default()
+            ..hand_params()
         };
         let mut h = Histories::new();
         let best = Move16::from_raw(12 | 28 << 6); // e2e4
@@ -595,7 +619,7 @@ mod tests {
 
     #[test]
     fn butterfly_threat_buckets_hand_worked() {
-        let p = Params::default();
+        let p = hand_params();
         let mut h = Histories::new();
         let e2e4 = Move16::from_raw(12 | 28 << 6);
         let (e2, e4) = (1u64 << 12, 1u64 << 28);
@@ -635,7 +659,7 @@ mod tests {
         let rows: Vec<usize> = (0..CONT_KINDS).map(|k| cont_row(k, 767)).collect();
         assert_eq!(rows, [767, 1535, 2303, 3071]);
         // A cutoff after a capture made in check (kind 3) lands in that row only.
-        let p = Params::default();
+        let p = hand_params();
         let mut h = Histories::new();
         let conts = ContRefs {
             plies: [Some((cont_row(3, 5), 1024)), None, None, None],
@@ -653,7 +677,7 @@ mod tests {
         // Depth 1: the continuation bonus is 250; the row of the move 3 plies back gets
         // ContWeight3 256/1024 of it (62) and adds ContRead3 256/1024 of its entry (15) to the
         // quiet's score, beside the full 250 of the row 1 ply back and the main history's 250.
-        let p = Params::default();
+        let p = hand_params();
         assert_eq!((p.cont_weight3, p.cont_read3), (256, 256));
         let mut h = Histories::new();
         let conts = ContRefs {
@@ -676,7 +700,7 @@ mod tests {
 
     #[test]
     fn continuation_weights_and_killers() {
-        let p = Params::default();
+        let p = hand_params();
         let mut h = Histories::new();
         let conts = ContRefs {
             plies: [Some((5, 1024)), Some((9, 512)), None, None],

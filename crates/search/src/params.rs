@@ -137,12 +137,12 @@ macro_rules! define_params {
 define_params! {
     tunables {
         // Main (butterfly) history: bonus(d) = min(MUL*d + BASE, MAX), malus likewise; table bound.
-        hist_bonus_mul / "HistBonusMul" = 300, 0, 1000, 25;
-        hist_bonus_base / "HistBonusBase" = -50, -500, 500, 25;
-        hist_bonus_max / "HistBonusMax" = 2000, 100, 8000, 100;
-        hist_malus_mul / "HistMalusMul" = 300, 0, 1000, 25;
-        hist_malus_base / "HistMalusBase" = -50, -500, 500, 25;
-        hist_malus_max / "HistMalusMax" = 1800, 100, 8000, 100;
+        hist_bonus_mul / "HistBonusMul" = 292, 0, 1000, 25;
+        hist_bonus_base / "HistBonusBase" = -40, -500, 500, 25;
+        hist_bonus_max / "HistBonusMax" = 1992, 100, 8000, 100;
+        hist_malus_mul / "HistMalusMul" = 319, 0, 1000, 25;
+        hist_malus_base / "HistMalusBase" = -61, -500, 500, 25;
+        hist_malus_max / "HistMalusMax" = 1860, 100, 8000, 100;
         hist_max / "HistMax" = 16384, 2048, 30000, 1024;
         // Relative history (Winands et al. 2004): score = SCALE*hh/(bf + BASE); bf counts by INC.
         rel_scale / "RelScale" = 1024, 64, 8192, 64;
@@ -150,26 +150,26 @@ define_params! {
         rel_count_base / "RelCountBase" = 64, 1, 2048, 16;
         rel_count_max / "RelCountMax" = 16384, 1024, 30000, 1024;
         // Continuation history: one table, updated at plies 1, 2, 4, 6 with weights /1024.
-        cont_bonus_mul / "ContBonusMul" = 300, 0, 1000, 25;
+        cont_bonus_mul / "ContBonusMul" = 286, 0, 1000, 25;
         cont_bonus_base / "ContBonusBase" = -50, -500, 500, 25;
         cont_bonus_max / "ContBonusMax" = 2000, 100, 8000, 100;
-        cont_malus_mul / "ContMalusMul" = 300, 0, 1000, 25;
+        cont_malus_mul / "ContMalusMul" = 314, 0, 1000, 25;
         cont_malus_base / "ContMalusBase" = -50, -500, 500, 25;
         cont_malus_max / "ContMalusMax" = 1800, 100, 8000, 100;
         cont_max / "ContMax" = 16384, 2048, 30000, 1024;
-        cont_weight1 / "ContWeight1" = 1024, 0, 2048, 64;
-        cont_weight2 / "ContWeight2" = 1024, 0, 2048, 64;
-        cont_weight4 / "ContWeight4" = 512, 0, 2048, 64;
-        cont_weight6 / "ContWeight6" = 512, 0, 2048, 64;
+        cont_weight1 / "ContWeight1" = 1002, 0, 2048, 64;
+        cont_weight2 / "ContWeight2" = 1049, 0, 2048, 64;
+        cont_weight4 / "ContWeight4" = 500, 0, 2048, 64;
+        cont_weight6 / "ContWeight6" = 534, 0, 2048, 64;
         // The move 3 plies back (Stockfish's `(ss - 3)->continuationHistory`): its entries count
         // READ3/1024 in a quiet's score and are updated with WEIGHT3/1024 of the bonus.
         cont_weight3 / "ContWeight3" = 256, 0, 2048, 64;
         cont_read3 / "ContRead3" = 256, 0, 2048, 64;
         // Capture history [piece][to][captured], added to MVV_MUL * victim value.
-        cap_bonus_mul / "CapBonusMul" = 250, 0, 1000, 25;
+        cap_bonus_mul / "CapBonusMul" = 252, 0, 1000, 25;
         cap_bonus_base / "CapBonusBase" = 0, -500, 500, 25;
-        cap_bonus_max / "CapBonusMax" = 1800, 100, 8000, 100;
-        cap_malus_mul / "CapMalusMul" = 250, 0, 1000, 25;
+        cap_bonus_max / "CapBonusMax" = 1706, 100, 8000, 100;
+        cap_malus_mul / "CapMalusMul" = 245, 0, 1000, 25;
         cap_malus_base / "CapMalusBase" = 0, -500, 500, 25;
         cap_malus_max / "CapMalusMax" = 1800, 100, 8000, 100;
         cap_max / "CapMax" = 12000, 2048, 30000, 1024;
@@ -217,7 +217,7 @@ define_params! {
         corr_div / "CorrDiv" = 32, 4, 256, 2;
         corr_bonus_div / "CorrBonusDiv" = 8, 1, 64, 1;
         // Non-pawn correction histories: each colour's entry weighs WEIGHT/1024 of the pawn one.
-        np_corr_weight / "NpCorrWeight" = 512, 0, 2048, 64;
+        np_corr_weight / "NpCorrWeight" = 568, 0, 2048, 64;
         // Singular extensions: at depth >= DEPTH, the TT move is extended when every other move
         // fails low against tt_score - MARGIN*depth/16 at half depth.
         se_depth / "SeDepth" = 8, 4, 20, 1;
@@ -248,6 +248,7 @@ define_params! {
         use_threat_hist / "UseThreatHist" = true, "main butterfly history split by whether the enemy attacks the move's origin and destination (Berserk, Koivisto)";
         use_malus / "UseMalus" = true, "malus to quiets and captures searched before the cutoff move";
         use_relative_history / "UseRelativeHistory" = false, "order quiets by SCALE*hh/bf (Winands 2004) instead of hh";
+        use_qs_tt_eval / "UseQsTtEval" = true, "quiescence stand pat from the TT score where its bound is on the right side of the static eval (Stockfish)";
         use_killers / "UseKillers" = true, "two killer moves per ply";
         use_countermove / "UseCountermove" = true, "countermove [prev piece][prev to] (Uiterwijk 1992)";
         use_cont_hist1 / "UseContHist1" = true, "continuation history of the move 1 ply back";

@@ -325,3 +325,55 @@ fn a_stopped_iteration_plays_the_move_it_found_better() {
         "never found the mate sooner ({with} vs {without} limits)"
     );
 }
+
+/// A fixed-depth search of `fen` on a fresh searcher with `UseQsTtEval` set to `on`: its best
+/// move, score, position and node count.
+fn qs_tt_search(fen: &str, plies: u32, on: bool) -> (Option<Move>, Score, Position, u64) {
+    let pos = Position::from_fen(fen).expect("valid FEN");
+    let stop = AtomicBool::new(false);
+    let mut s = Searcher::new(4);
+    s.params_mut()
+        .set_switch("UseQsTtEval", on)
+        .expect("a switch");
+    let r = s.search(&pos, &depth(plies), &stop, &mut |_| {});
+    (r.best, r.score, pos, s.last_stats().nodes)
+}
+
+/// `UseQsTtEval` (Stockfish's quiescence stand pat on the TT score where its bound lies on the
+/// right side of the static eval): with it on and off, the textbook mates in one and two are
+/// found and proved by the brute-force prover; and it changes the search of a middlegame (the
+/// switch reaches the quiescence search).
+#[test]
+fn quiescence_stand_pat_on_the_tt_score_keeps_known_mates() {
+    let cases = [
+        (
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            1,
+        ),
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1),
+        ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2),
+    ];
+    for on in [false, true] {
+        for (fen, n) in cases {
+            let (best, score, pos, _) = qs_tt_search(fen, 2 * n + 2, on);
+            let best = best.expect("a move");
+            assert_eq!(score, Score::Mate(n as i32), "{fen}, UseQsTtEval {on}");
+            let mut after = pos.chess().clone();
+            after.play_unchecked(best);
+            assert!(
+                mated_within(&after, n - 1),
+                "{fen}, UseQsTtEval {on}: {best:?} does not mate in {n}"
+            );
+        }
+    }
+    // The Queen's Gambit Declined, Orthodox Defence after 6...Nbd7: a middlegame with captures.
+    let fen = "r1bq1rk1/pppnbppp/4pn2/3p2B1/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 3 7";
+    let (off_best, _, pos, off_nodes) = qs_tt_search(fen, 10, false);
+    let (on_best, _, _, on_nodes) = qs_tt_search(fen, 10, true);
+    assert!(pos.chess().is_legal(off_best.expect("a move")));
+    assert!(pos.chess().is_legal(on_best.expect("a move")));
+    assert_ne!(
+        off_nodes, on_nodes,
+        "UseQsTtEval does not change the search"
+    );
+}

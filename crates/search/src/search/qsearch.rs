@@ -46,6 +46,7 @@ impl Worker<'_> {
                 return h.score;
             }
         }
+        let p = self.params;
         let mut best = -INF;
         let mut static_eval = 0;
         let mut raw_eval = 0;
@@ -56,18 +57,32 @@ impl Worker<'_> {
             };
             let side = usize::from(pos.turn().is_black());
             static_eval = self.corrected_eval(pos, side, raw_eval).0;
-            if static_eval >= beta {
-                return static_eval;
+            // The TT's score bounds the position better than the static eval when its bound
+            // points the right way: stand pat on it (delta pruning keeps the static eval).
+            let mut stand = static_eval;
+            if let Some(h) = tt_hit.filter(|_| p.use_qs_tt_eval) {
+                if h.score.abs() < MATE_BOUND
+                    && match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => h.score > static_eval,
+                        Bound::Upper => h.score < static_eval,
+                        Bound::None => false,
+                    }
+                {
+                    stand = h.score;
+                }
             }
-            alpha = alpha.max(static_eval);
-            best = static_eval;
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
         }
         let orig_alpha = alpha;
         let tt_move = tt_hit.map_or(Move16::NONE, |h| h.mv);
         let mut picker = MovePicker::new_qsearch(tt_move, in_check);
         let mut best_move = Move16::NONE;
         let mut any = false;
-        let p = self.params;
         let futility_base = static_eval + p.qs_futility_margin;
         let mut searched = 0;
         while let Some(m) = picker.next(pos.chess(), self.hist, p) {

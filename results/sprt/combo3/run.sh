@@ -1,0 +1,7 @@
+#!/bin/bash
+# combo3: the two undecided option-only candidates together, on the landed main (bench 714,095):
+# the quiescence stand pat on the TT score (UseQsTtEval=true, `qste`) and the 17 history and
+# correction constants tuned by SPSA at 15,000 nodes (tuning/results/history-nodes/tuned.toml).
+# The ideas22 binary (main node for node with its new options off) against its own defaults.
+cd /work/main
+exec /work/bins/arena sprt --dev-cmd /work/bins/clio-ideas22 --base-cmd /work/bins/clio-ideas22 --dev-name combo3 --base-name main --option Hash=16 --option Threads=1 --dev-option UseQsTtEval=true --dev-option HistBonusMul=292 --dev-option HistBonusBase=-40 --dev-option HistBonusMax=1992 --dev-option HistMalusMul=319 --dev-option HistMalusBase=-61 --dev-option HistMalusMax=1860 --dev-option ContBonusMul=286 --dev-option ContMalusMul=314 --dev-option ContWeight1=1002 --dev-option ContWeight2=1049 --dev-option ContWeight4=500 --dev-option ContWeight6=534 --dev-option CapBonusMul=252 --dev-option CapBonusMax=1706 --dev-option CapMalusMul=245 --dev-option CorrDiv=32 --dev-option NpCorrWeight=568 --nodes 25000 --concurrency ${CONC:-1} --elo0 0 --elo1 10 --openings openings/clio-uho.epd --order random --seed 156 --resign movecount=3,score=600 --draw movenumber=34,movecount=8,score=20 --state /work/runs/combo3/state.json --json /work/runs/combo3/result.json --plot /work/runs/combo3/sprt.svg --max-games 20000
