@@ -640,18 +640,7 @@ impl<'a> Worker<'a> {
         // The TT's score bounds the true value better than the static eval when its bound
         // points the right way: prune on that.
         let eval = match tt_hit {
-            Some(h)
-                if !in_check
-                    && h.score.abs() < MATE_BOUND
-                    && match h.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => h.score > static_eval,
-                        Bound::Upper => h.score < static_eval,
-                        Bound::None => false,
-                    } =>
-            {
-                h.score
-            }
+            Some(h) if !in_check => h.refine(static_eval),
             _ => static_eval,
         };
         self.stack[ply + 2].killers = Killers::default();

@@ -53,6 +53,26 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+impl TtHit {
+    /// The stored score where it bounds the position better than `eval` (exact, or a bound on
+    /// the side of `eval` it bounds, and not a mate score); else `eval`.
+    #[inline]
+    pub fn refine(&self, eval: i32) -> i32 {
+        let better = self.score.abs() < MATE_BOUND
+            && match self.bound {
+                Bound::Exact => true,
+                Bound::Lower => self.score > eval,
+                Bound::Upper => self.score < eval,
+                Bound::None => false,
+            };
+        if better {
+            self.score
+        } else {
+            eval
+        }
+    }
+}
+
 /// The fields of one slot, packed into one word.
 #[derive(Clone, Copy, Default)]
 struct Entry {

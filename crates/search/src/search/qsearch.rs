@@ -59,19 +59,10 @@ impl Worker<'_> {
             static_eval = self.corrected_eval(pos, side, raw_eval).0;
             // The TT's score bounds the position better than the static eval when its bound
             // points the right way: stand pat on it (delta pruning keeps the static eval).
-            let mut stand = static_eval;
-            if let Some(h) = tt_hit.filter(|_| p.use_qs_tt_eval) {
-                if h.score.abs() < MATE_BOUND
-                    && match h.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => h.score > static_eval,
-                        Bound::Upper => h.score < static_eval,
-                        Bound::None => false,
-                    }
-                {
-                    stand = h.score;
-                }
-            }
+            let stand = match tt_hit {
+                Some(h) if p.use_qs_tt_eval => h.refine(static_eval),
+                _ => static_eval,
+            };
             if stand >= beta {
                 return stand;
             }
