@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use clio_board::shakmaty::{Chess, Move, Position as _};
 use clio_board::Position;
-use clio_search::{Limits, Score, Searcher};
+use clio_search::{Limits, Params, Score, Searcher};
 
 /// Whether the side to move in `pos` forces mate within `n` moves (plain full-width proof).
 fn forces_mate(pos: &Chess, n: u32) -> bool {
@@ -38,14 +38,25 @@ fn search(fen: &str, limits: Limits) -> (Option<Move>, Score, Position) {
 
 /// [`search`] with some tunables set first.
 fn search_with(fen: &str, limits: Limits, set: &[(&str, i32)]) -> (Option<Move>, Score, Position) {
+    let (best, score, pos, _) = search_configured(fen, limits, |p| {
+        for (name, value) in set {
+            p.set(name, *value).expect("a tunable in range");
+        }
+    });
+    (best, score, pos)
+}
+
+/// A search of `fen` on a fresh searcher whose parameters `configure` sets first: its best
+/// move, score, position and node count.
+fn search_configured(
+    fen: &str,
+    limits: Limits,
+    configure: impl FnOnce(&mut Params),
+) -> (Option<Move>, Score, Position, u64) {
     let pos = Position::from_fen(fen).expect("valid FEN");
     let stop = AtomicBool::new(false);
     let mut s = Searcher::new(4);
-    for (name, value) in set {
-        s.params_mut()
-            .set(name, *value)
-            .expect("a tunable in range");
-    }
+    configure(s.params_mut());
     let mut infos = 0;
     let r = s.search(&pos, &limits, &stop, &mut |_| infos += 1);
     if r.best.is_some() && r.depth > 0 {
@@ -54,7 +65,38 @@ fn search_with(fen: &str, limits: Limits, set: &[(&str, i32)]) -> (Option<Move>,
             "one info per completed depth plus the final one"
         );
     }
-    (r.best, r.score, pos)
+    (r.best, r.score, pos, s.last_stats().nodes)
+}
+
+/// Textbook mates, as (FEN, moves to mate).
+const MATES: [(&str, u32); 3] = [
+    // Scholar's mate, the best-known mate in one: 4.Qxf7#.
+    (
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        1,
+    ),
+    // Back-rank mate (textbook pattern): 1.Rd8#.
+    ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1),
+    // The two-rook "rolling" mate, textbook technique: 1.Ra7 Kg8 2.Rb8#.
+    ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2),
+];
+
+/// That a search of `fen` (a mate in `n`) returned the mate: its score, and a `best` move the
+/// brute-force prover confirms (mate now for n = 1, else mate in n-1 against every reply), and
+/// that no shorter mate exists.
+fn assert_mate(fen: &str, n: u32, (best, score, pos): (Option<Move>, Score, Position), what: &str) {
+    let best = best.expect("a move");
+    assert_eq!(score, Score::Mate(n as i32), "{fen}{what}");
+    let mut after = pos.chess().clone();
+    after.play_unchecked(best);
+    assert!(
+        mated_within(&after, n - 1),
+        "{fen}{what}: {best:?} does not mate in {n}"
+    );
+    assert!(
+        !forces_mate(pos.chess(), n - 1),
+        "{fen} is not a mate in {n}"
+    );
 }
 
 fn depth(d: u32) -> Limits {
@@ -66,47 +108,20 @@ fn depth(d: u32) -> Limits {
 
 #[test]
 fn finds_known_mates_in_one_two_and_three() {
-    let cases = [
-        // Scholar's mate, the best-known mate in one: 4.Qxf7#.
-        (
-            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
-            1,
-        ),
-        // Back-rank mate (textbook pattern): 1.Rd8#.
-        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1),
-        // The two-rook "rolling" mate, textbook technique: 1.Ra7 Kg8 2.Rb8#.
-        ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2),
-        // Philidor's legacy, the classic smothered mate: 1.Nh6+ Kh8 2.Qg8+ Rxg8 3.Nf7#. Its
-        // checking sacrifices (a knight to a pawn-guarded square, the queen to a rook-guarded
-        // one) are what futility and SEE pruning cut at shallow depth: with both on, Clio finds
-        // only a mate in 4 here at any depth tried (a known weakness, see the README), so this
-        // case checks the mate search with those two prunings off. The threat ordering
-        // (`UseThreatOrder`) puts both sacrifices late among the quiets, where LMR reduces
-        // them, and late move pruning halved where the eval is not improving (`UseImproving`)
-        // skips them at shallow depth: it takes three plies more than the others.
-        ("4r1k1/5Npp/8/8/2Q5/8/8/6K1 w - - 0 1", 3),
-    ];
-    for (fen, n) in cases {
-        let (set, plies): (&[(&str, i32)], u32) = if n == 3 {
-            (&[("FpDepth", 0), ("SeePruneDepth", 0)], 2 * n + 5)
-        } else {
-            (&[], 2 * n + 2)
-        };
-        let (best, score, pos) = search_with(fen, depth(plies), set);
-        let best = best.expect("a move");
-        assert_eq!(score, Score::Mate(n as i32), "{fen}");
-        let mut after = pos.chess().clone();
-        after.play_unchecked(best);
-        // The prover confirms the move: mate now (n = 1) or mate in n-1 against every reply.
-        assert!(
-            mated_within(&after, n - 1),
-            "{fen}: {best:?} does not mate in {n}"
-        );
-        assert!(
-            !forces_mate(pos.chess(), n - 1),
-            "{fen} is not a mate in {n}"
-        );
+    for (fen, n) in MATES {
+        assert_mate(fen, n, search(fen, depth(2 * n + 2)), "");
     }
+    // Philidor's legacy, the classic smothered mate: 1.Nh6+ Kh8 2.Qg8+ Rxg8 3.Nf7#. Its
+    // checking sacrifices (a knight to a pawn-guarded square, the queen to a rook-guarded
+    // one) are what futility and SEE pruning cut at shallow depth: with both on, Clio finds
+    // only a mate in 4 here at any depth tried (a known weakness, see the README), so this
+    // case checks the mate search with those two prunings off. The threat ordering
+    // (`UseThreatOrder`) puts both sacrifices late among the quiets, where LMR reduces
+    // them, and late move pruning halved where the eval is not improving (`UseImproving`)
+    // skips them at shallow depth: it takes three plies more than the others.
+    let fen = "4r1k1/5Npp/8/8/2Q5/8/8/6K1 w - - 0 1";
+    let set = [("FpDepth", 0), ("SeePruneDepth", 0)];
+    assert_mate(fen, 3, search_with(fen, depth(11), &set), "");
 }
 
 #[test]
@@ -326,44 +341,23 @@ fn a_stopped_iteration_plays_the_move_it_found_better() {
     );
 }
 
-/// A fixed-depth search of `fen` on a fresh searcher with `UseQsTtEval` set to `on`: its best
-/// move, score, position and node count.
+/// A fixed-depth search of `fen` on a fresh searcher with `UseQsTtEval` set to `on`.
 fn qs_tt_search(fen: &str, plies: u32, on: bool) -> (Option<Move>, Score, Position, u64) {
-    let pos = Position::from_fen(fen).expect("valid FEN");
-    let stop = AtomicBool::new(false);
-    let mut s = Searcher::new(4);
-    s.params_mut()
-        .set_switch("UseQsTtEval", on)
-        .expect("a switch");
-    let r = s.search(&pos, &depth(plies), &stop, &mut |_| {});
-    (r.best, r.score, pos, s.last_stats().nodes)
+    search_configured(fen, depth(plies), |p| {
+        p.set_switch("UseQsTtEval", on).expect("a switch");
+    })
 }
 
 /// `UseQsTtEval` (Stockfish's quiescence stand pat on the TT score where its bound lies on the
-/// right side of the static eval): with it on and off, the textbook mates in one and two are
-/// found and proved by the brute-force prover; and it changes the search of a middlegame (the
-/// switch reaches the quiescence search).
+/// right side of the static eval): with it on and off, the textbook mates are found and proved
+/// by the brute-force prover; and it changes the search of a middlegame (the switch reaches the
+/// quiescence search).
 #[test]
 fn quiescence_stand_pat_on_the_tt_score_keeps_known_mates() {
-    let cases = [
-        (
-            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
-            1,
-        ),
-        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1),
-        ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2),
-    ];
     for on in [false, true] {
-        for (fen, n) in cases {
+        for (fen, n) in MATES {
             let (best, score, pos, _) = qs_tt_search(fen, 2 * n + 2, on);
-            let best = best.expect("a move");
-            assert_eq!(score, Score::Mate(n as i32), "{fen}, UseQsTtEval {on}");
-            let mut after = pos.chess().clone();
-            after.play_unchecked(best);
-            assert!(
-                mated_within(&after, n - 1),
-                "{fen}, UseQsTtEval {on}: {best:?} does not mate in {n}"
-            );
+            assert_mate(fen, n, (best, score, pos), &format!(", UseQsTtEval {on}"));
         }
     }
     // The Queen's Gambit Declined, Orthodox Defence after 6...Nbd7: a middlegame with captures.
