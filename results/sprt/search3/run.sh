@@ -1,0 +1,6 @@
+#!/bin/bash
+# search3: the 22 search constants tuned by SPSA round 3 at 15,000 nodes
+# (tuning/results/search3/tuned.toml), on the landed main (bench 809,974).
+# The combo3 binary (current main) against its own defaults: an options-only run.
+cd /work/main
+exec /work/bins/arena sprt --dev-cmd /work/bins/clio-combo3 --base-cmd /work/bins/clio-combo3 --dev-name search3 --base-name main --option Hash=16 --option Threads=1 --dev-option LmrBase=50 --dev-option LmrDiv=238 --dev-option LmrHistDiv=7659 --dev-option LmpBase=4 --dev-option RfpDepth=7 --dev-option RfpMargin=52 --dev-option FpDepth=9 --dev-option FpBase=108 --dev-option FpMul=110 --dev-option SeeQuietMul=69 --dev-option SeeNoisyMul=19 --dev-option HistPruneMargin=2597 --dev-option SeMargin=27 --dev-option DextMargin=17 --dev-option AspWindow=24 --dev-option QsFutilityMargin=146 --dev-option QsSeeMargin=29 --dev-option GoodCaptureSee=-37 --dev-option NmpBase=3 --dev-option NmpDepthDiv=3 --dev-option SeDepth=7 --dev-option CheckOrderBonus=18674 --nodes 25000 --concurrency ${CONC:-1} --elo0 0 --elo1 10 --openings openings/clio-uho.epd --order random --seed 159 --resign movecount=3,score=600 --draw movenumber=34,movecount=8,score=20 --state /work/runs/search3/state.json --json /work/runs/search3/result.json --plot /work/runs/search3/sprt.svg --max-games 20000
