@@ -1,5 +1,10 @@
 #!/usr/bin/env python3
-"""Rewrites crates/search/src/eval/weights.rs with each group scaled (the evs branch's EvX/1024)."""
+"""Rewrites weights.rs with each group of weights scaled by a tuned EvX/1024 (scales.patch's groups).
+
+Usage: apply.py crates/search/src/eval/weights.rs tuning/results/evscale/tuned.toml
+Each weight is scaled and rounded; scales.patch scales each group's sum, so the two differ by
+rounding only.
+"""
 import re, sys, tomllib
 weights_path, tuned_path = sys.argv[1], sys.argv[2]
 tuned = tomllib.load(open(tuned_path, 'rb'))
