@@ -218,6 +218,8 @@ fn gradient(model: &Model, k: f64, entries: &[Entry]) -> (Vec<[f64; 2]>, f64) {
 pub struct Settings {
     /// Per weight (in [`Model::terms`] order): kept at its starting value.
     pub frozen: Vec<bool>,
+    /// The tempo kept at its starting value.
+    pub freeze_tempo: bool,
     /// Full passes over the training entries.
     pub epochs: usize,
     /// Adam's step size, in centipawns.
@@ -259,7 +261,10 @@ pub fn fit(
     };
     let mut best = (error(&model, k, held_out), model.clone(), 0);
     for epoch in 1..=settings.epochs {
-        let (mut grad, tempo_grad) = gradient(&model, k, train);
+        let (mut grad, mut tempo_grad) = gradient(&model, k, train);
+        if settings.freeze_tempo {
+            tempo_grad = 0.0;
+        }
         for ((g, frozen), (w, w0)) in grad
             .iter_mut()
             .zip(&settings.frozen)
@@ -355,6 +360,7 @@ mod tests {
         let k = 1.0;
         let settings = Settings {
             frozen: vec![false; start.terms.len()],
+            freeze_tempo: false,
             epochs: 200,
             learning_rate: 2.0,
             l2: 0.0,
@@ -443,6 +449,7 @@ mod tests {
         let frozen = (0..start.terms.len()).map(|i| i < at).collect();
         let settings = Settings {
             frozen,
+            freeze_tempo: true,
             epochs: 300,
             learning_rate: 1.0,
             l2: 0.0,
@@ -456,6 +463,7 @@ mod tests {
             start.terms[..at],
             "frozen groups stay"
         );
+        assert_eq!(fitted.model.tempo, start.tempo, "a frozen tempo stays");
         // The pawn ending's bonus grows.
         assert!(fitted.model.terms[at + 2][1] > start.terms[at + 2][1]);
     }

@@ -47,7 +47,8 @@ struct Cli {
     /// Weight of the penalty on squared distance (in centipawns) from the starting weights.
     #[arg(long, default_value_t = 0.0)]
     l2: f64,
-    /// Groups of weights kept as they are, e.g. `pst,king_attack` (names as in the weights file).
+    /// Groups of weights kept as they are, e.g. `pst,king_attack` (names as in the weights file;
+    /// `tempo` keeps the tempo).
     #[arg(long, value_delimiter = ',')]
     freeze: Vec<String>,
     /// Rewrite this weights file (crates/search/src/eval/weights.rs); else print the source.
@@ -158,7 +159,7 @@ fn main() -> Result<()> {
     let groups = WEIGHTS.groups();
     for name in &cli.freeze {
         anyhow::ensure!(
-            groups.iter().any(|(g, _)| g == name),
+            name == "tempo" || groups.iter().any(|(g, _)| g == name),
             "no group {name:?} to freeze"
         );
     }
@@ -168,6 +169,7 @@ fn main() -> Result<()> {
         .collect();
     let settings = Settings {
         frozen,
+        freeze_tempo: cli.freeze.iter().any(|f| f == "tempo"),
         epochs: cli.epochs,
         learning_rate: cli.lr,
         l2: cli.l2,
