@@ -242,6 +242,10 @@ define_params! {
         // is extended two plies, at most LIMIT times on one path (non-PV nodes only).
         dext_margin / "DextMargin" = 16, 0, 200, 5;
         dext_limit / "DextLimit" = 6, 0, 20, 1;
+        // After a reduced search beats alpha, the full-depth search goes a ply deeper when it
+        // beat the best score by DEEPERBASE + 10*depth (Stockfish 16's doDeeperSearch), a ply
+        // shallower when it beat it by less than depth (doShallowerSearch); needs UseDeeper.
+        deeper_base / "DeeperBase" = 51, 0, 200, 5;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";
@@ -267,6 +271,7 @@ define_params! {
         use_np_corr_hist / "UseNpCorrHist" = true, "non-pawn correction histories [side][each colour's pieces] (needs UseCorrHist)";
         use_asp_reduce / "UseAspReduce" = true, "after an aspiration fail high the root is searched again a ply shallower (Ethereal, Stockfish)";
         use_partial_result / "UsePartialResult" = true, "a search stopped inside an iteration plays the root move that iteration found better (the last to raise alpha, else the last fail high), not the last completed iteration's (Stockfish)";
+        use_deeper / "UseDeeper" = true, "the re-search after a reduced move beats alpha goes a ply deeper or shallower by how far it beat the best score (Stockfish's doDeeperSearch, doShallowerSearch)";
         use_upcoming_rep / "UseUpcomingRep" = true, "a node whose side to move has a reversible move back to a position of the search tree scores at least a draw (Stockfish's cuckoo tables)";
     }
 }

@@ -837,6 +837,7 @@ impl<'a> Worker<'a> {
                 score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
             } else {
                 let mut r = 0;
+                let mut full_depth = new_depth;
                 if depth >= 3 && quiet {
                     let mut r1024 = self.lmr[depth.min(63) as usize][move_count.min(63)];
                     if !pv_node {
@@ -849,10 +850,19 @@ impl<'a> Worker<'a> {
                 }
                 score = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
                 if score > alpha && r > 0 {
-                    score = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1);
+                    if p.use_deeper {
+                        if score > best_score + p.deeper_base + 10 * new_depth {
+                            full_depth += 1;
+                        } else if score < best_score + new_depth {
+                            full_depth -= 1;
+                        }
+                    }
+                    if full_depth > new_depth - r {
+                        score = -self.negamax(pos, -alpha - 1, -alpha, full_depth, ply + 1);
+                    }
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
+                    score = -self.negamax(pos, -beta, -alpha, full_depth, ply + 1);
                 }
             }
             pos.undo();
