@@ -341,33 +341,47 @@ fn a_stopped_iteration_plays_the_move_it_found_better() {
     );
 }
 
-/// A fixed-depth search of `fen` on a fresh searcher with `UseQsTtEval` set to `on`.
-fn qs_tt_search(fen: &str, plies: u32, on: bool) -> (Option<Move>, Score, Position, u64) {
+/// A fixed-depth search of `fen` on a fresh searcher with the switch `name` set to `on`.
+fn switch_search(
+    name: &str,
+    fen: &str,
+    plies: u32,
+    on: bool,
+) -> (Option<Move>, Score, Position, u64) {
     search_configured(fen, depth(plies), |p| {
-        p.set_switch("UseQsTtEval", on).expect("a switch");
+        p.set_switch(name, on).expect("a switch");
     })
 }
 
-/// `UseQsTtEval` (Stockfish's quiescence stand pat on the TT score where its bound lies on the
-/// right side of the static eval): with it on and off, the textbook mates are found and proved
-/// by the brute-force prover; and it changes the search of a middlegame (the switch reaches the
-/// quiescence search).
-#[test]
-fn quiescence_stand_pat_on_the_tt_score_keeps_known_mates() {
+/// With the switch `name` on and off, the textbook mates are found and proved by the
+/// brute-force prover; and it changes a `plies`-deep search of a middlegame with captures (the
+/// Queen's Gambit Declined, Orthodox Defence after 6...Nbd7), so the switch reaches the search.
+fn switch_keeps_known_mates(name: &str, plies: u32) {
     for on in [false, true] {
         for (fen, n) in MATES {
-            let (best, score, pos, _) = qs_tt_search(fen, 2 * n + 2, on);
-            assert_mate(fen, n, (best, score, pos), &format!(", UseQsTtEval {on}"));
+            let (best, score, pos, _) = switch_search(name, fen, 2 * n + 2, on);
+            assert_mate(fen, n, (best, score, pos), &format!(", {name} {on}"));
         }
     }
-    // The Queen's Gambit Declined, Orthodox Defence after 6...Nbd7: a middlegame with captures.
     let fen = "r1bq1rk1/pppnbppp/4pn2/3p2B1/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 3 7";
-    let (off_best, _, pos, off_nodes) = qs_tt_search(fen, 10, false);
-    let (on_best, _, _, on_nodes) = qs_tt_search(fen, 10, true);
+    let (off_best, _, pos, off_nodes) = switch_search(name, fen, plies, false);
+    let (on_best, _, _, on_nodes) = switch_search(name, fen, plies, true);
     assert!(pos.chess().is_legal(off_best.expect("a move")));
     assert!(pos.chess().is_legal(on_best.expect("a move")));
-    assert_ne!(
-        off_nodes, on_nodes,
-        "UseQsTtEval does not change the search"
-    );
+    assert_ne!(off_nodes, on_nodes, "{name} does not change the search");
+}
+
+/// `UseQsTtEval` (Stockfish's quiescence stand pat on the TT score where its bound lies on the
+/// right side of the static eval) keeps the known mates and reaches the quiescence search.
+#[test]
+fn quiescence_stand_pat_on_the_tt_score_keeps_known_mates() {
+    switch_keeps_known_mates("UseQsTtEval", 10);
+}
+
+/// `UseDeeper` (Stockfish's doDeeperSearch / doShallowerSearch: the re-search after a reduced
+/// move beats alpha goes a ply deeper or shallower) keeps the known mates and reaches the
+/// late-move re-search.
+#[test]
+fn deeper_or_shallower_re_search_keeps_known_mates() {
+    switch_keeps_known_mates("UseDeeper", 12);
 }
