@@ -29,9 +29,10 @@ def phase(board):
     return "mg" if npm >= 16 else "late-mg" if npm >= 8 else "eg"
 
 
-def decisive_moment(game, clio):
-    """The first position after an opponent's move scored >= +150 by the opponent, with Clio's
-    last score before it; None if there is none."""
+def decisive_moment(game, clio, threshold=150, clio_above=None):
+    """The first node whose move the opponent scored >= `threshold`, with Clio's last score
+    before it and the opponent's score; with `clio_above`, only where Clio's last score was
+    above it. None if there is none."""
     last_clio = None
     for node in game.mainline():
         m = COMMENT.match(node.comment)
@@ -40,8 +41,10 @@ def decisive_moment(game, clio):
         score = centipawns(m.group(1))
         if node.turn() != clio:  # Clio played node.move
             last_clio = score
-        elif score >= 150:
-            return node.board(), last_clio, score
+        elif score >= threshold and (
+            clio_above is None or (last_clio is not None and last_clio > clio_above)
+        ):
+            return node, last_clio, score
     return None
 
 
@@ -59,7 +62,8 @@ def main(path):
             found = decisive_moment(game, clio)
             if found is None:
                 continue
-            board, last_clio, score = found
+            node, last_clio, score = found
+            board = node.board()
             kind = (phase(board), "blind" if last_clio is not None and last_clio > -50 else "seen")
             counts[kind] += 1
             rows.append((*kind, board.fullmove_number, last_clio, score, board.fen()))

@@ -1,29 +1,42 @@
-import chess.pgn, gzip, re, sys, json
-out=[]
-for path in sys.argv[1:]:
-    f=gzip.open(path,'rt')
-    while True:
-        g=chess.pgn.read_game(f)
-        if g is None: break
-        cw = g.headers['White']=='clio'
-        res=g.headers['Result']
-        lost = (res=='0-1' and cw) or (res=='1-0' and not cw)
-        if not lost: continue
-        clio_last=None
-        board=g.board()
-        for n in g.mainline():
-            mover_white = board.turn
-            m=re.match(r'\s*([+-]?[\d.]+|[+-]?M\d+)/',n.comment)
-            fen_before=board.fen()
-            board.push(n.move)
-            if not m: continue
-            s=m.group(1)
-            v = (100000 if not s.startswith('-') else -100000) if 'M' in s else float(s)*100
-            is_clio = (mover_white==cw)
-            if is_clio: clio_last=v
-            else:
-                if v>=100 and clio_last is not None and clio_last>-30:
-                    out.append(dict(fen=fen_before, eth=v, clio=clio_last, move=board.fullmove_number, file=path, round=g.headers['Round']))
-                    break
-json.dump(out,open('div.json','w'),indent=0)
-print(len(out))
+#!/usr/bin/env python3
+"""The positions where Clio's gauntlet losses begin: for each game Clio lost, the first move
+where the opponent scored itself >= +1.00 while Clio's last score was still above -0.30; the
+position is the one the opponent scored (the opponent to move). Writes div.json.
+
+Usage: python3 find.py <gauntlet games.pgn.gz>...
+The moment is results/gauntlet/losses.py's decisive_moment with these two thresholds (scores
+read with pgnstats.py's pattern; mates count as 100 pawns).
+"""
+import gzip
+import json
+import os
+import sys
+
+import chess.pgn
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../gauntlet"))
+from losses import decisive_moment  # noqa: E402
+
+
+def main(paths):
+    out = []
+    for path in paths:
+        with gzip.open(path, "rt") as pgn:
+            while (game := chess.pgn.read_game(pgn)) is not None:
+                clio = chess.WHITE if game.headers["White"].startswith("clio") else chess.BLACK
+                if game.headers["Result"] != ("0-1" if clio == chess.WHITE else "1-0"):
+                    continue
+                found = decisive_moment(game, clio, threshold=100, clio_above=-30)
+                if found is None:
+                    continue
+                node, last_clio, score = found
+                board = node.parent.board()
+                out.append(dict(fen=board.fen(), eth=score, clio=last_clio,
+                                move=board.fullmove_number, file=path,
+                                round=game.headers["Round"]))
+    json.dump(out, open("div.json", "w"), indent=0)
+    print(len(out))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
