@@ -279,8 +279,18 @@ fn epd_result(ops: &str) -> Option<f64> {
         .and_then(white_score)
 }
 
+/// The operand of the EPD operation `opcode` in `ops` (`ce 35; id "x";` gives `35` for `ce`).
+fn epd_op<'a>(ops: &'a str, opcode: &str) -> Option<&'a str> {
+    ops.split(';').find_map(|op| {
+        let (code, operand) = op.trim().split_once(char::is_whitespace)?;
+        (code == opcode).then(|| operand.trim())
+    })
+}
+
 /// Reads EPD lines with results (blank lines and lines starting with `#` are skipped); each
-/// line counts as one game.
+/// line counts as one game. A `ce` operation (a centipawn evaluation for the side to move, as
+/// EPD defines it) is the line's search score, blended into the target as a PGN comment's is;
+/// an `id` operation names the opening, so that lines sharing it are held out together.
 pub fn read_epd(
     text: &str,
     path: &str,
@@ -300,12 +310,29 @@ pub fn read_epd(
         };
         let (pos, ops) = parse_epd(line).map_err(|e| bad(e.to_string()))?;
         let result = epd_result(&ops).ok_or_else(|| bad("no result".to_string()))?;
+        // `ce` is from the side to move's point of view; samples keep White's.
+        let score = match epd_op(&ops, "ce") {
+            Some(text) => {
+                let cp: f64 = text
+                    .parse::<i32>()
+                    .map_err(|_| bad(format!("ce {text:?} is not a whole number of centipawns")))?
+                    .into();
+                Some(pos.turn().fold_wb(cp, -cp))
+            }
+            None => None,
+        };
+        let game = stats.games + stats.skipped_games;
+        let opening = epd_op(&ops, "id").map_or(game as u64, |id| {
+            let mut hasher = DefaultHasher::new();
+            id.trim_matches('"').hash(&mut hasher);
+            hasher.finish()
+        });
         samples.push(Sample {
             pos,
             result,
-            score: None,
-            game: stats.games + stats.skipped_games,
-            opening: (stats.games + stats.skipped_games) as u64,
+            score,
+            game,
+            opening,
         });
         stats.games += 1;
     }
@@ -340,6 +367,26 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\";
         let results: Vec<f64> = samples.iter().map(|s| s.result).collect();
         assert_eq!(results, [1.0, 0.5, 0.0, 0.5]);
         assert_eq!(stats.games, 4);
+    }
+
+    #[test]
+    fn reads_epd_evaluations_for_the_side_to_move_and_groups_lines_by_id() {
+        let text = "\
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"1-0\"; ce -35; id \"a\";
+rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - c9 \"1-0\"; ce 20; id \"a\";
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\"; id \"b\";
+";
+        let (mut samples, mut stats) = (Vec::new(), ReadStats::default());
+        read_epd(text, "t.epd", &mut samples, &mut stats).expect("valid EPD");
+        // Black to move at -35 is White +35.
+        let scores: Vec<Option<f64>> = samples.iter().map(|s| s.score).collect();
+        assert_eq!(scores, [Some(35.0), Some(20.0), None]);
+        assert_eq!(samples[0].opening, samples[1].opening);
+        assert_ne!(samples[0].opening, samples[2].opening);
+        let bad = "8/8/4k3/8/8/3K4/8/8 w - - c9 \"1/2-1/2\"; ce x1;";
+        let err =
+            read_epd(bad, "t.epd", &mut Vec::new(), &mut ReadStats::default()).expect_err("bad ce");
+        assert!(err.to_string().starts_with("t.epd:1: ce \"x1\""), "{err}");
     }
 
     #[test]
