@@ -151,9 +151,7 @@ impl Visitor for Collector {
                     Ok(pos) => tags.start = Some(pos),
                     Err(_) => tags.bad_fen = true,
                 }
-                let mut hasher = DefaultHasher::new();
-                fen.trim().hash(&mut hasher);
-                tags.opening = Some(hasher.finish());
+                tags.opening = Some(opening_key(&fen));
             }
             b"Result" => {
                 tags.result = Outcome::from_ascii(value.as_bytes())
@@ -264,8 +262,17 @@ pub fn read_pgn(
     Ok(())
 }
 
+/// The key of an opening named by `text` (a game's `FEN` tag, an EPD line's `id`): samples
+/// with one key are held out together.
+fn opening_key(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.trim().trim_matches('"').hash(&mut hasher);
+    hasher.finish()
+}
+
 /// The result an EPD line's operations carry: `[1.0]`/`[0.5]`/`[0.0]` (also `[1]`, `[0]`,
-/// `[1/2]`) or a quoted PGN result (`c9 "1-0";`).
+/// `[1/2]`) or a quoted PGN result in the `c9` operation (`c9 "1-0";`, wherever it stands
+/// among the operations).
 fn epd_result(ops: &str) -> Option<f64> {
     if let Some(inside) = ops.split('[').nth(1).and_then(|s| s.split(']').next()) {
         return match inside.trim() {
@@ -273,7 +280,7 @@ fn epd_result(ops: &str) -> Option<f64> {
             t => t.parse::<f64>().ok().filter(|r| (0.0..=1.0).contains(r)),
         };
     }
-    let quoted = ops.split('"').nth(1)?;
+    let quoted = epd_op(ops, "c9")?.trim_matches('"');
     Outcome::from_ascii(quoted.trim().as_bytes())
         .ok()
         .and_then(white_score)
@@ -322,11 +329,7 @@ pub fn read_epd(
             None => None,
         };
         let game = stats.games + stats.skipped_games;
-        let opening = epd_op(&ops, "id").map_or(game as u64, |id| {
-            let mut hasher = DefaultHasher::new();
-            id.trim_matches('"').hash(&mut hasher);
-            hasher.finish()
-        });
+        let opening = epd_op(&ops, "id").map_or(game as u64, opening_key);
         samples.push(Sample {
             pos,
             result,
@@ -374,13 +377,16 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\";
         let text = "\
 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"1-0\"; ce -35; id \"a\";
 rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - c9 \"1-0\"; ce 20; id \"a\";
-rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\"; id \"b\";
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"b\"; c9 \"1/2-1/2\";
 ";
         let (mut samples, mut stats) = (Vec::new(), ReadStats::default());
         read_epd(text, "t.epd", &mut samples, &mut stats).expect("valid EPD");
         // Black to move at -35 is White +35.
         let scores: Vec<Option<f64>> = samples.iter().map(|s| s.score).collect();
         assert_eq!(scores, [Some(35.0), Some(20.0), None]);
+        // The result is read from `c9` wherever it stands, not from the first quoted operand.
+        let results: Vec<f64> = samples.iter().map(|s| s.result).collect();
+        assert_eq!(results, [1.0, 1.0, 0.5]);
         assert_eq!(samples[0].opening, samples[1].opening);
         assert_ne!(samples[0].opening, samples[2].opening);
         let bad = "8/8/4k3/8/8/3K4/8/8 w - - c9 \"1/2-1/2\"; ce x1;";
