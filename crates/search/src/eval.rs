@@ -1,6 +1,7 @@
 //! Tapered static evaluation: material and piece-square tables (PeSTO), pawn structure
 //! (doubled, isolated, backward, connected), passed-pawn detail, the king's distance to its
-//! pawns, mobility, king safety (attack units and safe checks), threats and hanging pieces,
+//! pawns, mobility, king safety (attack units, safe checks and Ethereal 12's king danger),
+//! threats and hanging pieces,
 //! knight and bishop outposts, minors behind pawns, bishop pair and bishops' own pawns on their
 //! colour, rooks on open files and on the 7th, and a tempo bonus; the score is scaled down in
 //! endgames a side cannot win without pawns and in those of opposite-coloured bishops.
@@ -12,8 +13,9 @@
 //!
 //! Every linear weight is in [`WEIGHTS`] (the generated `eval/weights.rs`); [`trace`] records
 //! how often each one counts in a position, which is what the Texel tuner (crates/texel) fits.
-//! The non-linear parts (the king-attack percentages, the complexity, the drawish-endgame scale,
-//! the draw rule) are fixed here.
+//! The non-linear rules (the king-attack percentages, the complexity, the king danger, the
+//! drawish-endgame scale, the draw rule) are fixed here; the complexity's and the king danger's
+//! weights are in [`WEIGHTS`] too, and the tuner fits them through their rules.
 //!
 //! The search evaluates through [`evaluate_cached`]: the terms that depend on the pawns alone
 //! are kept per pawn structure in a per-thread [`PawnCache`] (exact keys, so the score is
@@ -46,6 +48,48 @@ const MOBILITY_OFFSET: [i32; 4] = [4, 6, 7, 13];
 const KING_ATTACK_PERCENT: [i32; 8] = [0, 0, 50, 75, 88, 94, 97, 99];
 /// The king-attack percentages' 100%: the divisor of the scaled sum of units.
 pub const KING_ATTACK_DIV: i32 = 100;
+
+// King danger (Ethereal 12's shape): the features of an attack on the enemy king, weighed by
+// the middlegame values of [`Terms::king_danger`], sum to a danger; if it is above 0, the
+// attacker gets danger² / KING_DANGER_MG_DIV in the middlegame and danger / KING_DANGER_EG_DIV
+// in the endgame. It counts only with two attackers on the king zone, or one beside an own
+// queen on the board.
+/// Features of [`Terms::king_danger`].
+pub const KING_DANGER: usize = 13;
+/// What each feature of [`Terms::king_danger`] counts, in order.
+pub const KING_DANGER_FEATURES: [&str; KING_DANGER] = [
+    "knights attacking the king zone",
+    "bishops attacking the king zone",
+    "rooks attacking the king zone",
+    "queens attacking the king zone",
+    "attacks on king-zone squares",
+    "king-zone squares we attack that no enemy pawn, knight, bishop or rook defends",
+    "safe knight checks",
+    "safe bishop checks",
+    "safe rook checks",
+    "safe queen checks",
+    "the defender's pawns in its king zone",
+    "no own queen",
+    "a constant",
+];
+/// The middlegame king danger's divisor of its square.
+pub const KING_DANGER_MG_DIV: i32 = 720;
+/// The endgame king danger's divisor.
+pub const KING_DANGER_EG_DIV: i32 = 20;
+
+/// The bonus of an attack on the king with `features` under `weights`
+/// ([`Terms::king_danger`]; their endgame values are not used).
+#[inline]
+pub fn king_danger_bonus(features: &[i32; KING_DANGER], weights: &[S; KING_DANGER]) -> S {
+    let danger: i32 = features.iter().zip(weights).map(|(f, w)| f * w.mg).sum();
+    if danger <= 0 {
+        return S::default();
+    }
+    s(
+        danger * danger / KING_DANGER_MG_DIV,
+        danger / KING_DANGER_EG_DIV,
+    )
+}
 
 // Drawish-endgame scaling of the whole score, in 64ths: a side without pawns and with less than
 // a rook of non-pawn material, or with two knights at most, cannot win; one without pawns whose
@@ -115,6 +159,10 @@ const CONNECTED: [S; 8] = WEIGHTS.connected;
 const OUTPOST: [S; 2] = WEIGHTS.outpost;
 const MINOR_BEHIND_PAWN: S = WEIGHTS.minor_behind_pawn;
 const COMPLEXITY: [S; 4] = WEIGHTS.complexity;
+const PASSED_SAFE: [S; 8] = WEIGHTS.passed_safe;
+const PASSED_PATH: S = WEIGHTS.passed_path;
+const ROOK_BEHIND_PASSER: [S; 2] = WEIGHTS.rook_behind_passer;
+const KING_DANGER_WEIGHTS: [S; KING_DANGER] = WEIGHTS.king_danger;
 
 /// Material plus piece-square value per role, indexed by the square relative to the piece's
 /// own side (a1 = 0 from White's view; Black's squares are flipped vertically first).
@@ -310,7 +358,7 @@ pub fn trace(pos: &Chess) -> Trace {
         ..Trace::default()
     };
     if !trace.draw {
-        let mut tracer = TraceTo(&mut trace.terms);
+        let mut tracer = TraceTo(&mut trace.terms, &mut trace.king_danger);
         for us in [Color::White, Color::Black] {
             let part = pawn_part(board, us, &mut tracer);
             side(board, us, part, &mut tracer);
@@ -323,6 +371,8 @@ pub fn trace(pos: &Chess) -> Trace {
 trait Tracer {
     /// `us` has `n` more of the term `term` picks.
     fn add(&mut self, us: Color, n: i32, term: impl FnOnce(&mut Terms<[i32; 2]>) -> &mut [i32; 2]);
+    /// `us`'s attack on the enemy king has the king-danger `features`.
+    fn danger(&mut self, us: Color, features: &[i32; KING_DANGER]);
 }
 
 /// The engine's tracer: records nothing, and compiles to nothing.
@@ -331,14 +381,19 @@ struct NoTrace;
 impl Tracer for NoTrace {
     #[inline(always)]
     fn add(&mut self, _: Color, _: i32, _: impl FnOnce(&mut Terms<[i32; 2]>) -> &mut [i32; 2]) {}
+    #[inline(always)]
+    fn danger(&mut self, _: Color, _: &[i32; KING_DANGER]) {}
 }
 
-/// The tuner's tracer: counts into a trace's terms.
-struct TraceTo<'a>(&'a mut Terms<[i32; 2]>);
+/// The tuner's tracer: counts into a trace's terms and king-danger features.
+struct TraceTo<'a>(&'a mut Terms<[i32; 2]>, &'a mut [[i32; KING_DANGER]; 2]);
 
 impl Tracer for TraceTo<'_> {
     fn add(&mut self, us: Color, n: i32, term: impl FnOnce(&mut Terms<[i32; 2]>) -> &mut [i32; 2]) {
         term(self.0)[color_index(us)] += n;
+    }
+    fn danger(&mut self, us: Color, features: &[i32; KING_DANGER]) {
+        self.1[color_index(us)] = *features;
     }
 }
 
@@ -375,22 +430,33 @@ pub(crate) fn pawn_attacks(color: Color, pawns: u64) -> u64 {
 /// defends, the butterfly history's threats).
 #[inline]
 pub(crate) fn attacks_of(board: &Board, color: Color) -> u64 {
+    attacks_split(board, color).0
+}
+
+/// The squares `color` attacks: with everything (its pawns, pieces and king), and with its
+/// pawns, knights, bishops and rooks alone (the guards of the king danger's weak squares).
+#[inline]
+fn attacks_split(board: &Board, color: Color) -> (u64, u64) {
     let occupied = board.occupied();
     let theirs = board.by_color(color);
-    let mut a = pawn_attacks(color, (board.pawns() & theirs).0);
+    let mut guarded = pawn_attacks(color, (board.pawns() & theirs).0);
     for sq in board.knights() & theirs {
-        a |= attacks::knight_attacks(sq).0;
+        guarded |= attacks::knight_attacks(sq).0;
     }
-    for sq in (board.bishops() | board.queens()) & theirs {
-        a |= attacks::bishop_attacks(sq, occupied).0;
+    for sq in board.bishops() & theirs {
+        guarded |= attacks::bishop_attacks(sq, occupied).0;
     }
-    for sq in (board.rooks() | board.queens()) & theirs {
-        a |= attacks::rook_attacks(sq, occupied).0;
+    for sq in board.rooks() & theirs {
+        guarded |= attacks::rook_attacks(sq, occupied).0;
+    }
+    let mut all = guarded;
+    for sq in board.queens() & theirs {
+        all |= attacks::queen_attacks(sq, occupied).0;
     }
     for sq in board.kings() & theirs {
-        a |= attacks::king_attacks(sq).0;
+        all |= attacks::king_attacks(sq).0;
     }
-    a
+    (all, guarded)
 }
 
 /// The squares from which a knight, bishop, rook or queen would check a king on `king`.
@@ -471,8 +537,11 @@ fn side(board: &Board, us: Color, pawns: PawnPart, t: &mut impl Tracer) -> S {
     let our_pawns = (board.pawns() & ours).0;
     let their_pawns = (board.pawns() & board.by_color(!us)).0;
 
+    // Every square the enemy attacks: the passed pawns' safe squares, the safe checks and the
+    // undefended pieces.
+    let (defended, guarded) = attacks_split(board, !us);
     let mut total = pawns.score;
-    total += pawn_dynamic(board, us, pawns.passed, t);
+    total += pawn_dynamic(board, us, pawns.passed, defended, t);
     // The pawns' material and squares are in their part.
     for role in [
         Role::Knight,
@@ -489,7 +558,7 @@ fn side(board: &Board, us: Color, pawns: PawnPart, t: &mut impl Tracer) -> S {
             t.add(us, 1, |w| &mut w.pst[r][rel ^ 56]);
         }
     }
-    let (mobility, king_attack, threats) = activity(board, us, t);
+    let (mobility, king_attack, threats) = activity(board, us, defended, guarded, t);
     total += mobility;
     total += king_attack;
     total += threats;
@@ -563,7 +632,13 @@ fn side(board: &Board, us: Color, pawns: PawnPart, t: &mut impl Tracer) -> S {
 
 /// Mobility of `us`'s knights, bishops, rooks and queens, the bonus for their attacks on the
 /// enemy king zone, and `us`'s threats on enemy pieces.
-fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
+fn activity(
+    board: &Board,
+    us: Color,
+    defended: u64,
+    guarded: u64,
+    t: &mut impl Tracer,
+) -> (S, S, S) {
     let occupied = board.occupied();
     let ours = board.by_color(us);
     let their_pawns = (board.pawns() & board.by_color(!us)).0;
@@ -573,7 +648,6 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
         (attacks::king_attacks(k) | Bitboard::from_square(k)).0
     });
     let theirs = board.by_color(!us);
-    let defended = attacks_of(board, !us);
     // Safe checks: the squares from which each piece type would check the enemy king, less
     // those an enemy piece attacks or an own piece occupies.
     let mut check_squares = [0u64; 4];
@@ -591,6 +665,7 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
     let mut attackers = 0;
     let mut attack_units = S::default();
     let mut attacks_by = [0; 4];
+    let mut attackers_by = [0; 4];
     for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .into_iter()
         .enumerate()
@@ -618,6 +693,7 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
                 attackers += 1;
                 attack_units += KING_ATTACK_UNIT[i] * hits;
                 attacks_by[i] += hits;
+                attackers_by[i] += 1;
             }
         }
     }
@@ -633,6 +709,27 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
         if n > 0 {
             king_attack += SAFE_CHECK[i] * n;
             t.add(us, n, |w| &mut w.safe_check[i]);
+        }
+    }
+    let our_queens = (board.queens() & ours).count() as i32;
+    if attackers as i32 > 1 - our_queens.min(1) {
+        if let Some(k) = their_king {
+            let features = danger_features(
+                board,
+                us,
+                DangerCounts {
+                    king: k,
+                    zone: king_zone,
+                    reach: all_reach,
+                    guarded,
+                    attackers_by,
+                    attacks: attacks_by.iter().sum(),
+                    safe_checks,
+                    no_queen: our_queens == 0,
+                },
+            );
+            king_attack += king_danger_bonus(&features, &KING_DANGER_WEIGHTS);
+            t.danger(us, &features);
         }
     }
 
@@ -668,6 +765,44 @@ fn activity(board: &Board, us: Color, t: &mut impl Tracer) -> (S, S, S) {
         }
     }
     (mobility, king_attack, threats)
+}
+
+/// What [`activity`] has counted of `us`'s attack on the enemy king.
+struct DangerCounts {
+    king: Square,
+    zone: u64,
+    /// Every square `us`'s knights, bishops, rooks and queens attack.
+    reach: u64,
+    /// Every square the enemy's pawns, knights, bishops and rooks attack.
+    guarded: u64,
+    attackers_by: [i32; 4],
+    attacks: i32,
+    safe_checks: [i32; 4],
+    no_queen: bool,
+}
+
+/// The king-danger features ([`KING_DANGER_FEATURES`]) of `us`'s attack on the enemy king.
+fn danger_features(board: &Board, us: Color, c: DangerCounts) -> [i32; KING_DANGER] {
+    let their_pawns = (board.pawns() & board.by_color(!us)).0;
+    let weak = (c.zone & c.reach & !c.guarded).count_ones() as i32;
+    let shelter = (their_pawns & c.zone & !Bitboard::from_square(c.king).0).count_ones() as i32;
+    let [n, b, r, q] = c.attackers_by;
+    let [cn, cb, cr, cq] = c.safe_checks;
+    [
+        n,
+        b,
+        r,
+        q,
+        c.attacks,
+        weak,
+        cn,
+        cb,
+        cr,
+        cq,
+        shelter,
+        i32::from(c.no_queen),
+        1,
+    ]
 }
 
 /// Bonus for `us`'s rooks on files without pawns (open) or without own pawns (semi-open).
@@ -746,9 +881,10 @@ fn pawn_part(board: &Board, us: Color, t: &mut impl Tracer) -> PawnPart {
 }
 
 /// `us`'s pawn terms that depend on more than the pawns: its king's distance to the nearest own
-/// pawn, and for each `passed` pawn whether the square ahead is free and, from the 4th rank on,
-/// each king's distance to that square.
-fn pawn_dynamic(board: &Board, us: Color, passed: u64, t: &mut impl Tracer) -> S {
+/// pawn, and for each `passed` pawn whether the square ahead is free, whether the enemy
+/// (whose attacks are `defended`) attacks it, whether its whole path is free and safe, which
+/// rooks stand behind it and, from the 4th rank on, each king's distance to that square.
+fn pawn_dynamic(board: &Board, us: Color, passed: u64, defended: u64, t: &mut impl Tracer) -> S {
     let our_pawns = (board.pawns() & board.by_color(us)).0;
     let occupied = board.occupied();
     let kings = [board.king_of(us), board.king_of(!us)];
@@ -772,6 +908,24 @@ fn pawn_dynamic(board: &Board, us: Color, passed: u64, t: &mut impl Tracer) -> S
         if !occupied.contains(stop) {
             total += PASSED_FREE[rank];
             t.add(us, 1, |w| &mut w.passed_free[rank]);
+        }
+        if defended & Bitboard::from_square(stop).0 == 0 {
+            total += PASSED_SAFE[rank];
+            t.add(us, 1, |w| &mut w.passed_safe[rank]);
+        }
+        let path = FRONT_SPAN[color_index(us)][sq as usize];
+        if path & (occupied.0 | defended) == 0 {
+            total += PASSED_PATH;
+            t.add(us, 1, |w| &mut w.passed_path);
+        }
+        // The first piece behind the pawn on its file, if a rook.
+        let behind =
+            attacks::rook_attacks(sq, occupied).0 & FRONT_SPAN[color_index(!us)][sq as usize];
+        let rook = behind & board.rooks().0;
+        if rook != 0 {
+            let k = usize::from(rook & board.by_color(us).0 == 0);
+            total += ROOK_BEHIND_PASSER[k];
+            t.add(us, 1, |w| &mut w.rook_behind_passer[k]);
         }
         if rank >= 3 {
             let weight = rank as i32 - 2;
@@ -948,6 +1102,28 @@ mod tests {
         // Fourth-rank pawns weigh 1: stop squares c5 and e5 are 4 from the king on e1 each and
         // 3 from the king on e8 each; d3 is too far back to count.
         assert_eq!(t.terms.passed_king, [[0, 8], [0, 6]]);
+        // No stop square is attacked (the knight reaches neither c5, d4 nor e5), but every path
+        // is: the knight attacks c7 and e7 and stands on d5.
+        assert_eq!(t.terms.passed_safe[3], [0, 2]);
+        assert_eq!(t.terms.passed_safe[2], [0, 1]);
+        assert_eq!(t.terms.passed_path, [0, 0]);
+        // A rook behind a passed pawn with the file between them clear: White's own on a1 behind
+        // a3 (the path a4..a8 free and safe), then Black's on a1 behind a5; a knight between
+        // them hides the rook.
+        let t = trace(&fen("4k3/8/8/8/8/P7/8/R3K3 w - - 0 1"));
+        assert_eq!(t.terms.rook_behind_passer, [[0, 1], [0, 0]]);
+        assert_eq!(t.terms.passed_path, [0, 1]);
+        assert_eq!(t.terms.passed_safe[2], [0, 1]);
+        let t = trace(&fen("4k3/8/8/P7/8/8/7K/r7 w - - 0 1"));
+        assert_eq!(t.terms.rook_behind_passer, [[0, 0], [0, 1]]);
+        assert_eq!(t.terms.passed_safe[4], [0, 1]);
+        let t = trace(&fen("4k3/8/8/P7/8/N7/8/R3K3 w - - 0 1"));
+        assert_eq!(t.terms.rook_behind_passer, [[0, 0], [0, 0]]);
+        // Black's king on b7 attacks a6 (the stop square) and a7, a8 on the path.
+        let t = trace(&fen("8/1k6/8/P7/8/8/8/4K3 w - - 0 1"));
+        assert_eq!(t.terms.passed_safe[4], [0, 0]);
+        assert_eq!(t.terms.passed_path, [0, 0]);
+        assert_eq!(t.terms.passed_free[4], [0, 1]);
         // The bishop on b2 attacks the rook on d4, the rook on c1 the queen on c4; Black's
         // queen attacks the rook on c1, which no term counts (a rook attacked by a queen).
         let t = trace(&fen("4k3/8/8/8/2qr4/8/1B6/2R1K3 w - - 0 1"));
@@ -1025,9 +1201,10 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), GROUPS);
         let len: usize = WEIGHTS.groups().iter().map(|(_, g)| g.len()).sum();
+        let added = 8 + 1 + 2 + KING_DANGER;
         assert_eq!(
             len,
-            6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2 + 4 + 2 + 4 + 8 + 2 + 1 + 4
+            6 + 6 * 64 + 2 + 8 + 4 + 4 + 5 + 4 + 8 + 2 + 4 + 2 + 4 + 8 + 2 + 1 + 4 + added
         );
         assert_eq!(WEIGHTS.groups()[1].1[0], WEIGHTS.pst[0][0]);
     }
@@ -1058,7 +1235,8 @@ mod tests {
             let board = pos.board();
             let part = pawn_part(board, Color::White, &mut NoTrace);
             let mut total = part.score;
-            total += pawn_dynamic(board, Color::White, part.passed, &mut NoTrace);
+            let defended = attacks_of(board, Color::Black);
+            total += pawn_dynamic(board, Color::White, part.passed, defended, &mut NoTrace);
             for sq in board.pawns() & board.white() {
                 let v = PSQ[Role::Pawn as usize - 1][relative(Color::White, sq)];
                 total += s(-v.mg, -v.eg);
@@ -1122,16 +1300,44 @@ mod tests {
     }
 
     #[test]
-    fn eval_king_attack_needs_two_attackers() {
-        let attack = |f: &str| activity(fen(f).board(), Color::White, &mut NoTrace).1;
-        // Queen h5 hits f7 and h7, knight g5 hits f7 and h7: the king zone of g8.
-        let both = attack("r4rk1/5ppp/8/6NQ/8/8/8/6K1 w - - 0 1");
-        let queen_alone = attack("r4rk1/5ppp/8/7Q/8/8/8/1N4K1 w - - 0 1");
-        assert_eq!(queen_alone, S::default());
+    fn eval_king_attack_needs_two_attackers_and_king_danger_one_beside_a_queen() {
+        let attack = |f: &str| {
+            let pos = fen(f);
+            let board = pos.board();
+            let (defended, guarded) = attacks_split(board, Color::Black);
+            activity(board, Color::White, defended, guarded, &mut NoTrace).1
+        };
+        let danger = |f: &str| trace(&fen(f)).king_danger;
+        // Queen h5 hits f7 and h7, knight g5 hits f7 and h7: the king zone of g8. The rook on
+        // f8 guards f7, only the king guards h7 (weak); no check is safe; three pawns shelter.
+        let both = "r4rk1/5ppp/8/6NQ/8/8/8/6K1 w - - 0 1";
+        let queen_alone = "r4rk1/5ppp/8/7Q/8/8/8/1N4K1 w - - 0 1";
+        let features = [1, 0, 0, 1, 4, 1, 0, 0, 0, 0, 3, 0, 1];
+        assert_eq!(danger(both), [[0; KING_DANGER], features]);
+        let alone = [0, 0, 0, 1, 2, 1, 0, 0, 0, 0, 3, 0, 1];
+        assert_eq!(danger(queen_alone), [[0; KING_DANGER], alone]);
+        assert_eq!(
+            attack(queen_alone),
+            king_danger_bonus(&alone, &KING_DANGER_WEIGHTS)
+        );
         let mut units = KING_ATTACK_UNIT[3] * 2;
         units += KING_ATTACK_UNIT[0] * 2;
         let percent = KING_ATTACK_PERCENT[2];
-        assert_eq!(both, s(units.mg * percent / 100, units.eg * percent / 100));
+        let mut expected = s(units.mg * percent / 100, units.eg * percent / 100);
+        expected += king_danger_bonus(&features, &KING_DANGER_WEIGHTS);
+        assert_eq!(attack(both), expected);
+        // Without the queen, the knight alone counts nothing.
+        let knight_alone = "r4rk1/5ppp/8/6N1/8/8/8/6K1 w - - 0 1";
+        assert_eq!(danger(knight_alone), [[0; KING_DANGER]; 2]);
+        assert_eq!(attack(knight_alone), S::default());
+        // The bonus: the danger squared over 720, the danger over 20, nothing below 0; the
+        // endgame weights play no part.
+        let w = [s(10, 20); KING_DANGER];
+        let mut one = [0; KING_DANGER];
+        one[4] = 6;
+        assert_eq!(king_danger_bonus(&one, &w), s(3600 / 720, 60 / 20));
+        one[4] = -6;
+        assert_eq!(king_danger_bonus(&one, &w), S::default());
     }
 
     #[test]

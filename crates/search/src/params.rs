@@ -246,6 +246,14 @@ define_params! {
         // beat the best score by DEEPERBASE + 10*depth (Stockfish 16's doDeeperSearch), a ply
         // shallower when it beat it by less than depth (doShallowerSearch); needs UseDeeper.
         deeper_base / "DeeperBase" = 51, 0, 200, 5;
+        // A killer's or the countermove's late-move reduction, REFUTATION/1024 plies smaller
+        // (Ethereal's `R -= stage < STAGE_QUIET`).
+        lmr_refutation / "LmrRefutation" = 1024, 0, 2048, 128;
+        // The quiet move that led to a node gains main history by how much it lowered the
+        // mover's static eval: clamp(-MUL * (eval before + eval after), -MAX, MAX), doubled when
+        // positive, halved when negative (Stockfish 16.1's static-eval difference); 0 is off.
+        prev_eval_mul / "PrevEvalMul" = 26, 0, 100, 2;
+        prev_eval_max / "PrevEvalMax" = 3200, 0, 8000, 200;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";

@@ -54,6 +54,11 @@ struct Frame {
     static_eval: i32,
     /// Double extensions on the path from the root to this ply.
     double_exts: i32,
+    /// The move made from this ply, whether it was quiet, and the enemy attacks before it
+    /// (its main-history threat bucket).
+    mv: Move16,
+    quiet: bool,
+    threats: u64,
 }
 
 /// The engine's searcher: TT, history tables and parameters persist between searches.
@@ -646,6 +651,17 @@ impl<'a> Worker<'a> {
         self.stack[ply + 2].killers = Killers::default();
         self.stack[ply].static_eval = static_eval;
         let p = self.params;
+        // The quiet move that led here learns from how far it moved the static eval.
+        if p.prev_eval_mul != 0 && ply > 0 && !in_check && excluded == Move16::NONE {
+            let prev = &self.stack[ply - 1];
+            if prev.pt.is_some() && prev.quiet && prev.static_eval != -INF {
+                let b = (-p.prev_eval_mul * (prev.static_eval + static_eval))
+                    .clamp(-p.prev_eval_max, p.prev_eval_max);
+                let b = if b > 0 { 2 * b } else { b / 2 };
+                let (mv, threats) = (prev.mv, prev.threats);
+                self.hist.main.update(1 - side, threats, mv, b, p.hist_max);
+            }
+        }
         // Improving: the static eval beats ours of two plies ago (four, where that one was in
         // check; with neither known, it is). Reverse futility then asks a ply's margin less,
         // and late move pruning waits for twice the moves.
@@ -748,6 +764,7 @@ impl<'a> Worker<'a> {
         if p.use_threat_hist {
             conts.threats = attacks_of(pos.chess().board(), !pos.chess().turn());
         }
+        self.stack[ply].threats = conts.threats;
         let prev_pt = if ply > 0 {
             self.stack[ply - 1].pt
         } else {
@@ -759,6 +776,7 @@ impl<'a> Worker<'a> {
             counter: prev_pt.map_or(Move16::NONE, |pt| self.hist.counter.get(pt)),
             conts,
         };
+        let refutations = [hints.killers[0], hints.killers[1], hints.counter];
         let mut picker = MovePicker::new(hints);
         let mut quiets: ArrayVec<(Move16, PieceTo), 64> = ArrayVec::new();
         let mut captures: ArrayVec<(PieceTo, usize), 32> = ArrayVec::new();
@@ -822,6 +840,8 @@ impl<'a> Worker<'a> {
             let nodes_before = self.stats.nodes;
             pos.play(&m);
             self.stack[ply].pt = Some(pt);
+            self.stack[ply].mv = m16;
+            self.stack[ply].quiet = quiet;
             self.stack[ply].cont_kind = cont_kind(p.use_cont_hist_split, in_check, m.is_capture());
             let gives_check = pos.in_check();
             let extension = if singular_ext != 0 && m16 == tt_move {
@@ -845,6 +865,9 @@ impl<'a> Worker<'a> {
                     }
                     if p.use_history_lmr {
                         r1024 -= hist * 1024 / p.lmr_hist_div;
+                    }
+                    if refutations.contains(&m16) {
+                        r1024 -= p.lmr_refutation;
                     }
                     r = (r1024 / 1024).clamp(0, (new_depth - 1).max(0));
                 }

@@ -3,7 +3,9 @@
 //! minimise the mean squared error between that and the game results, by Adam (Kingma & Ba
 //! 2015) on the full batch. Evaluations come from traces, so no board is touched while fitting.
 
-use clio_search::eval::{Terms, Trace, Weights, S};
+use clio_search::eval::{
+    Terms, Trace, Weights, KING_DANGER, KING_DANGER_EG_DIV, KING_DANGER_MG_DIV, S,
+};
 
 /// One position's linear features and fixed non-linear parts.
 #[derive(Debug, Clone)]
@@ -18,6 +20,8 @@ pub struct Entry {
     stm: f32,
     /// What the complexity weighs ([`Trace::complexity`]).
     complexity: [i32; 3],
+    /// What the king danger weighs, per side ([`Trace::king_danger`]).
+    danger: [[i16; KING_DANGER]; 2],
     /// The game's result for White.
     result: f32,
 }
@@ -46,6 +50,7 @@ impl Entry {
             scale: trace.scale.map(|s| s as f32 / 64.0),
             stm: if trace.white_to_move { 1.0 } else { -1.0 },
             complexity: trace.complexity,
+            danger: trace.king_danger.map(|side| side.map(|n| n as i16)),
             result: result as f32,
         })
     }
@@ -70,6 +75,30 @@ pub struct Model {
     /// Where the `complexity` group starts in `terms` (its four endgame values are applied by
     /// their non-linear rule, not as linear features).
     complexity_at: usize,
+    /// Where the `king_danger` group starts in `terms` (applied by its non-linear rule).
+    danger_at: usize,
+}
+
+/// What the gradient needs of one entry's evaluation.
+struct Parts {
+    /// The evaluation for White.
+    eval: f64,
+    /// Its factor on the middlegame and endgame sums (each linear weight's `[mg, eg]`).
+    to_sums: [f64; 2],
+    /// Its derivative by each complexity weight's endgame value.
+    to_complexity: [f64; 4],
+    /// Per side, the derivative of the middlegame and endgame sums by that side's danger.
+    to_danger: [[f64; 2]; 2],
+}
+
+/// Where the group `name` starts in a flattened [`Weights`].
+fn group_start(weights: &Weights, name: &str) -> usize {
+    weights
+        .groups()
+        .into_iter()
+        .take_while(|(group, _)| *group != name)
+        .map(|(_, group)| group.len())
+        .sum()
 }
 
 impl Model {
@@ -80,16 +109,11 @@ impl Model {
             .into_iter()
             .flat_map(|(_, group)| group.iter().map(|w| [f64::from(w.mg), f64::from(w.eg)]))
             .collect();
-        let complexity_at = weights
-            .groups()
-            .into_iter()
-            .take_while(|(name, _)| *name != "complexity")
-            .map(|(_, group)| group.len())
-            .sum();
         Model {
             terms,
             tempo: f64::from(tempo),
-            complexity_at,
+            complexity_at: group_start(weights, "complexity"),
+            danger_at: group_start(weights, "king_danger"),
         }
     }
 
@@ -108,15 +132,33 @@ impl Model {
         (weights, self.tempo.round() as i32)
     }
 
-    /// The evaluation of `entry` for White, the factor its value gets on each linear weight's
-    /// `[mg, eg]`, and its derivative by each complexity weight's endgame value (all for the
-    /// gradient).
-    fn eval(&self, entry: &Entry) -> (f64, [f64; 2], [f64; 4]) {
+    /// The evaluation of `entry` for White, with what the gradient needs of it.
+    fn eval(&self, entry: &Entry) -> Parts {
         let (mut mg, mut eg) = (0.0, 0.0);
         for &(i, count) in &entry.features {
             let [m, e] = self.terms[i as usize];
             mg += m * f64::from(count);
             eg += e * f64::from(count);
+        }
+        // The king danger (from the middlegame weights): its square in the middlegame, itself
+        // in the endgame, nothing below 0, for the attacker (White adds, Black subtracts).
+        let weights = &self.terms[self.danger_at..self.danger_at + KING_DANGER];
+        let mut to_danger = [[0.0; 2]; 2];
+        for (side, features) in entry.danger.iter().enumerate() {
+            let sign = if side == 1 { 1.0 } else { -1.0 };
+            let danger: f64 = weights
+                .iter()
+                .zip(features)
+                .map(|(w, &n)| w[0] * f64::from(n))
+                .sum();
+            if danger > 0.0 {
+                mg += sign * danger * danger / f64::from(KING_DANGER_MG_DIV);
+                eg += sign * danger / f64::from(KING_DANGER_EG_DIV);
+                to_danger[side] = [
+                    sign * 2.0 * danger / f64::from(KING_DANGER_MG_DIV),
+                    sign / f64::from(KING_DANGER_EG_DIV),
+                ];
+            }
         }
         // The complexity: the endgame sum moves towards the side it favours, never past 0;
         // where a penalty reaches 0, no weight moves the endgame sum.
@@ -141,11 +183,12 @@ impl Model {
         let scale = f64::from(entry.scale[usize::from(tapered > 0.0)]);
         let eval = tapered * scale + self.tempo * f64::from(entry.stm);
         let to_tapered_eg = (1.0 - share) * scale;
-        (
+        Parts {
             eval,
-            [share * scale, to_tapered_eg * to_eg],
-            counts.map(|n| to_tapered_eg * to_c * n),
-        )
+            to_sums: [share * scale, to_tapered_eg * to_eg],
+            to_complexity: counts.map(|n| to_tapered_eg * to_c * n),
+            to_danger,
+        }
     }
 }
 
@@ -185,7 +228,7 @@ pub fn fit_k(evals: &[f64], results: &[f64]) -> f64 {
 pub fn error(model: &Model, k: f64, entries: &[Entry]) -> f64 {
     let sum: f64 = entries
         .iter()
-        .map(|e| (f64::from(e.result) - sigmoid(k, model.eval(e).0)).powi(2))
+        .map(|e| (f64::from(e.result) - sigmoid(k, model.eval(e).eval)).powi(2))
         .sum();
     sum / entries.len().max(1) as f64
 }
@@ -197,16 +240,28 @@ fn gradient(model: &Model, k: f64, entries: &[Entry]) -> (Vec<[f64; 2]>, f64) {
     // d/d eval of (r - s)^2 / n, with s' = s (1 - s) K ln 10 / 400.
     let factor = 2.0 * k * std::f64::consts::LN_10 / 400.0 / entries.len().max(1) as f64;
     for entry in entries {
-        let (eval, [to_mg, to_eg], to_complexity) = model.eval(entry);
-        let s = sigmoid(k, eval);
+        let parts = model.eval(entry);
+        let [to_mg, to_eg] = parts.to_sums;
+        let s = sigmoid(k, parts.eval);
         let g = (s - f64::from(entry.result)) * s * (1.0 - s) * factor;
         for &(i, count) in &entry.features {
             let gc = g * f64::from(count);
             grad[i as usize][0] += gc * to_mg;
             grad[i as usize][1] += gc * to_eg;
         }
-        for (slot, d) in grad[model.complexity_at..].iter_mut().zip(to_complexity) {
+        for (slot, d) in grad[model.complexity_at..]
+            .iter_mut()
+            .zip(parts.to_complexity)
+        {
             slot[1] += g * d;
+        }
+        for (features, [dm, de]) in entry.danger.iter().zip(parts.to_danger) {
+            if dm == 0.0 && de == 0.0 {
+                continue;
+            }
+            for (slot, &n) in grad[model.danger_at..].iter_mut().zip(features) {
+                slot[0] += g * f64::from(n) * (to_mg * dm + to_eg * de);
+            }
         }
         tempo += g * f64::from(entry.stm);
     }
@@ -328,7 +383,7 @@ mod tests {
         ] {
             let pos = parse_fen(fen).expect(fen);
             let white = if fen.contains(" w ") { 1 } else { -1 };
-            let (eval, ..) = model.eval(&entry(fen, 0.5));
+            let eval = model.eval(&entry(fen, 0.5)).eval;
             let engine = f64::from(white * evaluate(&pos));
             assert!((eval - engine).abs() <= 2.0, "{fen}: {eval} vs {engine}");
         }
@@ -375,15 +430,17 @@ mod tests {
     }
 
     #[test]
-    fn the_gradient_matches_finite_differences_including_the_complexity() {
-        // Endgames with and without pieces, pawns on one or both flanks, a lead either way, and
-        // a pawn up in an endgame-only entry where the complexity penalty stops at 0.
+    fn the_gradient_matches_finite_differences_including_the_non_linear_groups() {
+        // Endgames with and without pieces, pawns on one or both flanks, a lead either way, a
+        // pawn up in an endgame-only entry where the complexity penalty stops at 0, and attacks
+        // on a king (queen and knight on g8's zone) for the king danger.
         let lone_pawn = Entry {
             features: vec![(0, 1.0)],
             mg_share: 0.0,
             scale: [1.0; 2],
             stm: 1.0,
             complexity: [1, 0, 0],
+            danger: [[0; KING_DANGER]; 2],
             result: 0.5,
         };
         let mut entries: Vec<Entry> = [
@@ -394,6 +451,8 @@ mod tests {
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
                 0.5,
             ),
+            ("r4rk1/5ppp/8/6NQ/8/8/8/6K1 w - - 0 1", 1.0),
+            ("6k1/5ppp/8/6NQ/8/8/r4PPP/6K1 b - - 0 1", 0.5),
         ]
         .into_iter()
         .map(|(fen, result)| entry(fen, result))
@@ -403,7 +462,10 @@ mod tests {
         let k = 1.2;
         let (grad, _) = gradient(&model, k, &entries);
         let at = model.complexity_at;
-        // Every complexity weight, and some linear ones (a pawn's and a rook's material).
+        let danger =
+            (model.danger_at..model.danger_at + KING_DANGER).flat_map(|i| [(i, 0), (i, 1)]);
+        // Every complexity and king-danger weight, and some linear ones (a pawn's and a
+        // rook's material).
         for (i, side) in [
             (at, 1),
             (at + 1, 1),
@@ -412,7 +474,10 @@ mod tests {
             (0, 1),
             (3, 0),
             (3, 1),
-        ] {
+        ]
+        .into_iter()
+        .chain(danger)
+        {
             let h = 1e-3;
             let mut plus = model.clone();
             plus.terms[i][side] += h;
@@ -426,9 +491,9 @@ mod tests {
             );
         }
         // The lone pawn's penalty reaches 0: its endgame sum is 0, so no weight moves it.
-        let (eval, [_, to_eg], to_complexity) = model.eval(&lone_pawn);
-        assert_eq!(eval, f64::from(TEMPO));
-        assert_eq!((to_eg, to_complexity), (0.0, [0.0; 4]));
+        let parts = model.eval(&lone_pawn);
+        assert_eq!(parts.eval, f64::from(TEMPO));
+        assert_eq!((parts.to_sums[1], parts.to_complexity), (0.0, [0.0; 4]));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! the evaluation can be recomputed under any weights without the board. The Texel tuner works
 //! on traces.
 
-use super::{KING_ATTACK_DIV, PHASE_MAX, SCALE_FULL};
+use super::{king_danger_bonus, KING_ATTACK_DIV, KING_DANGER, PHASE_MAX, SCALE_FULL};
 
 /// A middlegame/endgame score pair in centipawns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -102,6 +102,22 @@ pub struct Terms<T> {
     /// ([`super::with_complexity`]), so a trace counts them in [`Trace::complexity`] and its
     /// per-side counts here stay 0.
     pub complexity: [T; 4],
+    /// A passed pawn whose stop square (the one ahead) no enemy pawn, piece or king attacks,
+    /// by relative rank 1..8 (Ethereal 12's safe advance; counted whether or not the square is
+    /// empty, which [`Terms::passed_free`] counts).
+    pub passed_safe: [T; 8],
+    /// A passed pawn whose every square ahead up to the last rank is empty and attacked by no
+    /// enemy pawn, piece or king (Ethereal 12's safe promotion path).
+    pub passed_path: T,
+    /// A rook on a passed pawn's file behind it, nothing between them: an own rook (`[0]`),
+    /// an enemy rook (`[1]`) (Tarrasch's rule).
+    pub rook_behind_passer: [T; 2],
+    /// King danger (Ethereal 12's shape), middlegame values only: per side attacking the
+    /// enemy king, the features [`super::KING_DANGER_FEATURES`] names sum to a danger under
+    /// these weights, turned into a bonus by a non-linear rule ([`super::king_danger_bonus`]:
+    /// its square in the middlegame, itself in the endgame, nothing below 0). A trace counts
+    /// the features in [`Trace::king_danger`]; its per-side counts here stay 0.
+    pub king_danger: [T; KING_DANGER],
 }
 
 /// The evaluation's weights.
@@ -138,12 +154,16 @@ macro_rules! groups {
             ("outpost", $($r)+ $t.outpost[..]),
             ("minor_behind_pawn", $one($($r)+ $t.minor_behind_pawn)),
             ("complexity", $($r)+ $t.complexity[..]),
+            ("passed_safe", $($r)+ $t.passed_safe[..]),
+            ("passed_path", $one($($r)+ $t.passed_path)),
+            ("rook_behind_passer", $($r)+ $t.rook_behind_passer[..]),
+            ("king_danger", $($r)+ $t.king_danger[..]),
         ]
     };
 }
 
 /// Number of groups in a [`Terms`].
-pub const GROUPS: usize = 25;
+pub const GROUPS: usize = 29;
 
 impl<T> Terms<T> {
     /// Each group with its name, in the tuner's order.
@@ -196,6 +216,10 @@ impl<T: Copy + Default> Default for Terms<T> {
             outpost: [z; 2],
             minor_behind_pawn: z,
             complexity: [z; 4],
+            passed_safe: [z; 8],
+            passed_path: z,
+            rook_behind_passer: [z; 2],
+            king_danger: [z; KING_DANGER],
         }
     }
 }
@@ -216,6 +240,9 @@ pub struct Trace {
     pub complexity: [i32; 3],
     /// White is to move (the tempo bonus goes to the side to move).
     pub white_to_move: bool,
+    /// What [`Terms::king_danger`] weighs, per side (Black 0, White 1) attacking the enemy
+    /// king; all 0 where the attack is too weak to count.
+    pub king_danger: [[i32; KING_DANGER]; 2],
 }
 
 impl Trace {
@@ -238,6 +265,7 @@ impl Trace {
                 group = s(group.mg / div, group.eg / div);
                 *sum += group;
             }
+            *sum += king_danger_bonus(&self.king_danger[side], &weights.king_danger);
         }
         let mg = total[1].mg - total[0].mg;
         let eg = super::with_complexity(
