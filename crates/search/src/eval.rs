@@ -1,10 +1,10 @@
 //! Tapered static evaluation: material and piece-square tables (PeSTO), pawn structure
 //! (doubled, isolated, backward, connected), passed-pawn detail, the king's distance to its
 //! pawns, mobility, king safety (attack units, safe checks and Ethereal 12's king danger),
-//! threats and hanging pieces,
-//! knight and bishop outposts, minors behind pawns, bishop pair and bishops' own pawns on their
-//! colour, rooks on open files and on the 7th, and a tempo bonus; the score is scaled down in
-//! endgames a side cannot win without pawns and in those of opposite-coloured bishops.
+//! threats and hanging pieces, knight and bishop outposts, minors behind pawns, bishop pair and
+//! bishops' own pawns on their colour, rooks on open files and on the 7th, and a tempo bonus;
+//! the score is scaled down in endgames a side cannot win without pawns and in those of
+//! opposite-coloured bishops.
 //!
 //! Every term is a middlegame/endgame pair; the two sums are blended by the game phase, counted
 //! from non-pawn material on the 24-point scale of Fruit and PeSTO (minor 1, rook 2, queen 4):
@@ -711,26 +711,21 @@ fn activity(
             t.add(us, n, |w| &mut w.safe_check[i]);
         }
     }
-    let our_queens = (board.queens() & ours).count() as i32;
-    if attackers as i32 > 1 - our_queens.min(1) {
-        if let Some(k) = their_king {
-            let features = danger_features(
-                board,
-                us,
-                DangerCounts {
-                    king: k,
-                    zone: king_zone,
-                    reach: all_reach,
-                    guarded,
-                    attackers_by,
-                    attacks: attacks_by.iter().sum(),
-                    safe_checks,
-                    no_queen: our_queens == 0,
-                },
-            );
-            king_attack += king_danger_bonus(&features, &KING_DANGER_WEIGHTS);
-            t.danger(us, &features);
-        }
+    // King danger: with two attackers on the zone, or one beside an own queen.
+    let has_queen = (board.queens() & ours).any();
+    if attackers > 1 || (attackers == 1 && has_queen) {
+        let features = danger_features(DangerCounts {
+            zone: king_zone,
+            reach: all_reach,
+            guarded,
+            their_pawns,
+            attackers_by,
+            attacks: attacks_by.iter().sum(),
+            safe_checks,
+            no_queen: !has_queen,
+        });
+        king_attack += king_danger_bonus(&features, &KING_DANGER_WEIGHTS);
+        t.danger(us, &features);
     }
 
     // Threats: enemy pieces attacked by something cheaper (or, for the queen, by any piece).
@@ -769,12 +764,14 @@ fn activity(
 
 /// What [`activity`] has counted of `us`'s attack on the enemy king.
 struct DangerCounts {
-    king: Square,
+    /// The enemy king's square and its neighbours.
     zone: u64,
     /// Every square `us`'s knights, bishops, rooks and queens attack.
     reach: u64,
     /// Every square the enemy's pawns, knights, bishops and rooks attack.
     guarded: u64,
+    /// The enemy's pawns.
+    their_pawns: u64,
     attackers_by: [i32; 4],
     attacks: i32,
     safe_checks: [i32; 4],
@@ -782,10 +779,10 @@ struct DangerCounts {
 }
 
 /// The king-danger features ([`KING_DANGER_FEATURES`]) of `us`'s attack on the enemy king.
-fn danger_features(board: &Board, us: Color, c: DangerCounts) -> [i32; KING_DANGER] {
-    let their_pawns = (board.pawns() & board.by_color(!us)).0;
+fn danger_features(c: DangerCounts) -> [i32; KING_DANGER] {
     let weak = (c.zone & c.reach & !c.guarded).count_ones() as i32;
-    let shelter = (their_pawns & c.zone & !Bitboard::from_square(c.king).0).count_ones() as i32;
+    // No pawn stands on the king's own square: every pawn in the zone is beside the king.
+    let shelter = (c.their_pawns & c.zone).count_ones() as i32;
     let [n, b, r, q] = c.attackers_by;
     let [cn, cb, cr, cq] = c.safe_checks;
     [
