@@ -254,6 +254,9 @@ define_params! {
         // positive, halved when negative (Stockfish 16.1's static-eval difference); 0 is off.
         prev_eval_mul / "PrevEvalMul" = 26, 0, 100, 2;
         prev_eval_max / "PrevEvalMax" = 3200, 0, 8000, 200;
+        // The static eval times (RULE50DAMP - halfmove clock) / RULE50DAMP: evaluations fade
+        // towards a draw as the fifty-move count grows (Stockfish's shuffling damp); 0 is off.
+        rule50_damp / "Rule50Damp" = 200, 0, 1000, 20;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";

@@ -270,6 +270,18 @@ fn corr_keys_of(pos: &Position, non_pawn: bool) -> CorrKeys {
     keys
 }
 
+/// The static eval damped towards a draw as the fifty-move count grows: `eval * (DAMP -
+/// halfmoves) / DAMP` (Stockfish's shuffling damp), so a won position is pressed on rather than
+/// shuffled; `damp` 0 leaves it alone.
+#[inline]
+fn damp_rule50(eval: i32, halfmoves: u32, damp: i32) -> i32 {
+    if damp == 0 {
+        return eval;
+    }
+    let left = (damp - halfmoves.min(100) as i32).max(0);
+    eval * left / damp
+}
+
 /// Converts an internal score to centipawns or moves to mate.
 pub fn to_uci_score(score: i32) -> Score {
     if score >= MATE_BOUND {
@@ -554,11 +566,16 @@ impl<'a> Worker<'a> {
     /// it read; with `UseCorrHist` off, `raw` itself and zero keys, not hashed.
     #[inline]
     fn corrected_eval(&self, pos: &Position, side: usize, raw: i32) -> (i32, CorrKeys) {
-        if !self.params.use_corr_hist {
-            return (raw, CorrKeys::default());
-        }
-        let keys = corr_keys_of(pos, self.params.use_np_corr_hist);
-        (self.hist.corrected_eval(self.params, side, keys, raw), keys)
+        let (eval, keys) = if !self.params.use_corr_hist {
+            (raw, CorrKeys::default())
+        } else {
+            let keys = corr_keys_of(pos, self.params.use_np_corr_hist);
+            (self.hist.corrected_eval(self.params, side, keys, raw), keys)
+        };
+        (
+            damp_rule50(eval, pos.chess().halfmoves(), self.params.rule50_damp),
+            keys,
+        )
     }
 
     fn negamax(
@@ -986,5 +1003,23 @@ impl<'a> Worker<'a> {
         self.tt
             .store(key, best_move, best_score, eval_store, depth, bound, ply);
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::damp_rule50;
+
+    #[test]
+    fn rule50_damp_fades_the_eval_linearly_and_is_off_at_zero() {
+        // Off: any clock leaves the eval alone.
+        assert_eq!(damp_rule50(300, 0, 0), 300);
+        assert_eq!(damp_rule50(-300, 99, 0), -300);
+        // Stockfish's shape at 200: a fresh clock keeps it, 50 plies take a quarter, 100 half.
+        assert_eq!(damp_rule50(400, 0, 200), 400);
+        assert_eq!(damp_rule50(400, 50, 200), 300);
+        assert_eq!(damp_rule50(-400, 100, 200), -200);
+        // A damp below 100 reaches 0 before the draw and never flips the sign.
+        assert_eq!(damp_rule50(400, 90, 80), 0);
     }
 }
