@@ -148,6 +148,13 @@ pub const PAWN_HIST_ROWS: usize = 512;
 // [pawn key % rows][piece][to]
 pub type PawnHist = PieceToRows<PAWN_HIST_ROWS>;
 
+/// Plies from the root that the low-ply history keeps a row for.
+pub const LOW_PLY: usize = 4;
+
+/// Low-ply history (Stockfish 17's `lowPlyHistory`): `[ply][piece][to]` for the first
+/// [`LOW_PLY`] plies of the tree, emptied at every new search.
+pub type LowPlyHist = PieceToRows<LOW_PLY>;
+
 /// Countermoves (Uiterwijk 1992): the quiet that last refuted a move.
 // [prev piece][prev to] -> Move16
 pub struct CounterMoves(Box<[Move16]>);
@@ -254,6 +261,9 @@ pub struct ContRefs {
     pub ply3: Option<(usize, i32)>,
     /// The node's pawn-history row (`None` when `UsePawnHist` is off).
     pub pawn: Option<usize>,
+    /// The node's ply, when it has a low-ply history row (below [`LOW_PLY`], `LowPlyWeight`
+    /// above 0).
+    pub low_ply: Option<usize>,
     /// The squares the side not to move attacks, the butterfly history's threat bucket (0
     /// when `UseThreatHist` is off, and in quiescence).
     pub threats: u64,
@@ -277,6 +287,15 @@ pub struct Histories {
     pub corr: CorrHist,
     /// Non-pawn correction histories, by the colour whose pieces key them.
     pub np_corr: [CorrHist; 2],
+    /// Low-ply history.
+    pub low_ply: LowPlyHist,
+}
+
+impl LowPlyHist {
+    /// Zeroes every entry (at the start of a search).
+    pub fn clear(&mut self) {
+        *self = LowPlyHist::new();
+    }
 }
 
 impl Default for Histories {
@@ -297,6 +316,7 @@ impl Histories {
             pawn: PawnHist::new(),
             corr: CorrHist::new(),
             np_corr: [CorrHist::new(), CorrHist::new()],
+            low_ply: LowPlyHist::new(),
         }
     }
 
@@ -344,6 +364,16 @@ impl Histories {
             s += self.pawn.get(row, pt);
         }
         s
+    }
+
+    /// The low-ply part of a quiet's ordering score (ordering only, not LMR or pruning):
+    /// `entry * LowPlyWeight / 1024 / (1 + 2 * ply)`, Stockfish 17's shape.
+    #[inline]
+    pub fn low_ply_score(&self, p: &Params, pt: PieceTo, conts: &ContRefs) -> i32 {
+        match conts.low_ply {
+            Some(ply) => self.low_ply.get(ply, pt) * p.low_ply_weight / 1024 / (1 + 2 * ply as i32),
+            None => 0,
+        }
     }
 
     /// Ordering score of a capture of `captured` (role index) by `(piece, to)` moving a piece
@@ -431,6 +461,14 @@ impl Histories {
                 if p.use_relative_history {
                     self.searched
                         .update(side, threats, m, p.rel_count_inc, p.rel_count_max);
+                }
+            }
+        }
+        if let Some(ply) = conts.low_ply {
+            self.low_ply.update(ply, best.1, bonus, p.hist_max);
+            if p.use_malus {
+                for &(_, pt) in tried {
+                    self.low_ply.update(ply, pt, -malus, p.hist_max);
                 }
             }
         }
@@ -673,6 +711,44 @@ mod tests {
     }
 
     #[test]
+    fn low_ply_history_orders_the_first_plies_only() {
+        // Depth 1: bonus and malus are 250 each. A node at ply 1 writes its row only; the
+        // ordering part is entry * LowPlyWeight / 1024 / (1 + 2 * ply): 250 * 4 / 3 = 333.
+        let p = Params {
+            low_ply_weight: 4096,
+            ..hand_params()
+        };
+        let mut h = Histories::new();
+        let conts = ContRefs {
+            low_ply: Some(1),
+            ..ContRefs::default()
+        };
+        let best = Move16::from_raw(1 | 18 << 6);
+        h.update_quiets(
+            &p,
+            0,
+            1,
+            (best, 100),
+            &[(Move16::from_raw(2 | 19 << 6), 200)],
+            &conts,
+        );
+        assert_eq!(h.low_ply.get(1, 100), 250);
+        assert_eq!(h.low_ply.get(1, 200), -250);
+        for ply in [0, 2, 3] {
+            assert_eq!(h.low_ply.get(ply, 100), 0, "ply {ply}");
+        }
+        assert_eq!(h.low_ply_score(&p, 100, &conts), 333);
+        assert_eq!(h.low_ply_score(&p, 200, &conts), -333);
+        // Not part of the history score that drives LMR and pruning: that is the main table's.
+        assert_eq!(h.quiet_score(&p, 0, best, 100, &conts), 250);
+        // A node without a row (ply 4 and deeper, or LowPlyWeight 0) reads nothing.
+        assert_eq!(h.low_ply_score(&p, 100, &ContRefs::default()), 0);
+        // A new search starts from an empty table.
+        h.low_ply.clear();
+        assert_eq!(h.low_ply.get(1, 100), 0);
+    }
+
+    #[test]
     fn continuation_three_plies_back_counts_a_quarter() {
         // Depth 1: the continuation bonus is 250; the row of the move 3 plies back gets
         // ContWeight3 256/1024 of it (62) and adds ContRead3 256/1024 of its entry (15) to the
@@ -707,6 +783,7 @@ mod tests {
             ply3: None,
             pawn: Some(7),
             threats: 0,
+            low_ply: None,
         };
         let best = Move16::from_raw(1 | 18 << 6);
         // Depth 1: cont bonus 250, weighted 250 at ply 1 and 125 at ply 2; the main and pawn

@@ -348,7 +348,8 @@ impl MovePicker {
                     Move16::new(m),
                     piece_to(pos, m),
                     &self.hints.conts,
-                ) + order.as_ref().map_or(0, |o| o.bonus(m, params)),
+                ) + hist.low_ply_score(params, piece_to(pos, m), &self.hints.conts)
+                    + order.as_ref().map_or(0, |o| o.bonus(m, params)),
             );
         }
     }
@@ -422,7 +423,7 @@ fn noisy_first(moves: &mut MoveList) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::PAWN_HIST_ROWS;
+    use crate::history::{LOW_PLY, PAWN_HIST_ROWS};
     use clio_board::shakmaty::Square;
     use clio_board::{parse_fen, Position};
     use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -438,6 +439,7 @@ mod tests {
                 ply3: None,
                 pawn: Some(rng.gen_range(0..PAWN_HIST_ROWS)),
                 threats: rng.gen(),
+                low_ply: Some(rng.gen_range(0..LOW_PLY)),
             };
             h.update_quiets(
                 p,
@@ -481,6 +483,7 @@ mod tests {
                 ply3: None,
                 pawn: Some(rng.gen_range(0..PAWN_HIST_ROWS)),
                 threats: rng.gen(),
+                low_ply: Some(rng.gen_range(0..LOW_PLY)),
             },
         };
         let mut picker = MovePicker::new(hints);

@@ -257,6 +257,9 @@ define_params! {
         // The static eval times (RULE50DAMP - halfmove clock) / RULE50DAMP: evaluations fade
         // towards a draw as the fifty-move count grows (Stockfish's shuffling damp); 0 is off.
         rule50_damp / "Rule50Damp" = 200, 0, 1000, 20;
+        // Low-ply history in quiet ordering: entry * LOWPLYWEIGHT / 1024 / (1 + 2 * ply) for the
+        // first 4 plies (Stockfish 17's lowPlyHistory), emptied at each search; 0 is off.
+        low_ply_weight / "LowPlyWeight" = 4096, 0, 8192, 256;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";

@@ -15,7 +15,7 @@ use clio_board::{see_ge, Move16, Position};
 use crate::eval::{attacks_of, evaluate_cached, PawnCache};
 use crate::history::{
     cont_kind, cont_row, pawn_key, piece_key, ContRefs, CorrKeys, Histories, Killers, PieceTo,
-    PAWN_HIST_ROWS,
+    LOW_PLY, PAWN_HIST_ROWS,
 };
 use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
 use crate::params::Params;
@@ -171,6 +171,9 @@ impl Searcher {
             };
         }
         self.tt.new_search();
+        for h in &mut self.hists {
+            h.low_ply.clear();
+        }
         let fallback = self
             .tt
             .probe(root.key(), 0)
@@ -545,7 +548,10 @@ impl<'a> Worker<'a> {
             (6, p.use_cont_hist6, p.cont_weight6),
             (3, p.use_cont_hist3, p.cont_weight3),
         ];
-        let mut refs = ContRefs::default();
+        let mut refs = ContRefs {
+            low_ply: (p.low_ply_weight > 0 && ply < LOW_PLY).then_some(ply),
+            ..ContRefs::default()
+        };
         let slots = refs.plies.iter_mut().chain([&mut refs.ply3]);
         for (slot, (back, on, weight)) in slots.zip(plies) {
             if on && ply >= back {
