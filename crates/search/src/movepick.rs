@@ -341,14 +341,10 @@ impl MovePicker {
         let order = params.use_threat_order.then(|| QuietOrder::of(pos));
         debug_assert_eq!(self.scores.len(), self.noisy_end);
         for m in &self.moves[self.noisy_end..] {
+            let pt = piece_to(pos, m);
             self.scores.push(
-                hist.quiet_score(
-                    params,
-                    side,
-                    Move16::new(m),
-                    piece_to(pos, m),
-                    &self.hints.conts,
-                ) + hist.low_ply_score(params, piece_to(pos, m), &self.hints.conts)
+                hist.quiet_score(params, side, Move16::new(m), pt, &self.hints.conts)
+                    + hist.low_ply_score(params, pt, &self.hints.conts)
                     + order.as_ref().map_or(0, |o| o.bonus(m, params)),
             );
         }

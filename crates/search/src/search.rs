@@ -569,7 +569,8 @@ impl<'a> Worker<'a> {
     }
 
     /// The static eval `raw` of `pos` corrected by the correction histories, with the keys
-    /// it read; with `UseCorrHist` off, `raw` itself and zero keys, not hashed.
+    /// it read (with `UseCorrHist` off, `raw` itself and zero keys, not hashed), then damped
+    /// towards a draw by the fifty-move count (`Rule50Damp`).
     #[inline]
     fn corrected_eval(&self, pos: &Position, side: usize, raw: i32) -> (i32, CorrKeys) {
         let (eval, keys) = if !self.params.use_corr_hist {
