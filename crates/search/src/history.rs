@@ -93,6 +93,10 @@ impl<const ROWS: usize> PieceToRows<ROWS> {
     pub fn update(&mut self, row: usize, cur: PieceTo, bonus: i32, max: i32) {
         gravity(&mut self.0[row * PIECE_TO + cur], bonus, max);
     }
+    /// Zeroes every entry in place (the low-ply history at the start of a search).
+    pub fn clear(&mut self) {
+        self.0.fill(0);
+    }
 }
 
 /// Kinds of an earlier move that pick its continuation sub-table (Stockfish's
@@ -289,13 +293,6 @@ pub struct Histories {
     pub np_corr: [CorrHist; 2],
     /// Low-ply history.
     pub low_ply: LowPlyHist,
-}
-
-impl LowPlyHist {
-    /// Zeroes every entry (at the start of a search).
-    pub fn clear(&mut self) {
-        *self = LowPlyHist::new();
-    }
 }
 
 impl Default for Histories {
