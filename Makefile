@@ -53,7 +53,7 @@ clean:
 SPRT_BASE_OPTIONS ?= UseHistory=false UseMalus=false UseKillers=false UseCountermove=false \
                      UseContHist1=false UseContHist2=false UseContHist3=false UseContHist4=false \
                      UseContHist6=false UsePawnHist=false UseCaptureHistory=false UseHistoryLmr=false \
-                     UseHistoryPruning=false
+                     UseHistoryPruning=false LowPlyWeight=0 PrevEvalMul=0
 TC          ?= $(if $(BASE),8+0.08,1+0.01)
 CONCURRENCY ?= 2
 ELO0        ?= 0
@@ -89,7 +89,7 @@ ABLATION_FLIPS     ?= UseHistory=false UseMalus=false UseRelativeHistory=true Us
                       UseCountermove=false UseContHist1=false UseContHist2=false UseContHist3=false \
                       UseContHist4=false UseContHist6=false UsePawnHist=false UseCaptureHistory=false \
                       UseHistoryLmr=false UseHistoryPruning=false UseThreatHist=false \
-                      UseContHistSplit=false
+                      UseContHistSplit=false LowPlyWeight=0 PrevEvalMul=0
 ABLATION_LIMIT     ?= --nodes 5000
 ABLATION_ROW_GAMES ?= 300
 ABLATION_OPENINGS  ?= openings/clio-uho.epd

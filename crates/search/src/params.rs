@@ -338,11 +338,15 @@ impl Params {
         self.switch_of(name)
     }
 
-    /// Turns every history-family switch off: plain MVV-LVA ordering (the ablation's baseline).
+    /// Turns every history-family switch off, and the two history tunables that 0 turns off
+    /// (the low-ply history's weight, the static-eval difference's bonus): plain MVV-LVA
+    /// ordering (the ablation's baseline).
     pub fn all_history_off(&mut self) {
         for spec in SWITCH_SPECS {
             let _ = self.set_switch(spec.name, false);
         }
+        self.low_ply_weight = 0;
+        self.prev_eval_mul = 0;
     }
 
     /// OpenBench SPSA input, one tunable per line: `name, int, value, min, max, step, 0.002`.
@@ -442,6 +446,8 @@ mod tests {
         assert!(switch_specs()
             .iter()
             .all(|s| off.get_switch(s.name) == Some(false)));
+        assert_eq!(off.get("LowPlyWeight"), Some(0));
+        assert_eq!(off.get("PrevEvalMul"), Some(0));
     }
 
     #[test]
