@@ -56,11 +56,33 @@ pub enum DataError {
 /// Counts of what a read took and left.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ReadStats {
-    /// Games (or EPD lines) with a result that were read.
+    /// PGN games with a result that were read.
     pub games: usize,
-    /// Games skipped: no result (`*`), a bad `FEN` tag or an illegal move (their positions up
-    /// to the bad move are kept).
+    /// PGN games skipped: no result (`*`), a bad `FEN` tag or an illegal move (their positions
+    /// up to the bad move are kept).
     pub skipped_games: usize,
+    /// EPD lines read (each one position with its result).
+    pub epd_lines: usize,
+}
+
+impl ReadStats {
+    /// A sample's group number before an opening key is known: one per PGN game or EPD line.
+    fn next_group(&self) -> usize {
+        self.games + self.skipped_games + self.epd_lines
+    }
+
+    /// What was read, for the summary and the weights file's comment: `"38624 games"`,
+    /// `"1574278 EPD positions"` or both.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.games > 0 || self.epd_lines == 0 {
+            parts.push(format!("{} games", self.games));
+        }
+        if self.epd_lines > 0 {
+            parts.push(format!("{} EPD positions", self.epd_lines));
+        }
+        parts.join(" and ")
+    }
 }
 
 /// The result for White of a finished game.
@@ -249,7 +271,7 @@ pub fn read_pgn(
             stats.skipped_games += 1;
             continue;
         };
-        let id = stats.games + stats.skipped_games;
+        let id = stats.next_group();
         samples.extend(positions.into_iter().map(|(pos, score)| Sample {
             pos,
             result,
@@ -294,8 +316,8 @@ fn epd_op<'a>(ops: &'a str, opcode: &str) -> Option<&'a str> {
     })
 }
 
-/// Reads EPD lines with results (blank lines and lines starting with `#` are skipped); each
-/// line counts as one game. A `ce` operation (a centipawn evaluation for the side to move, as
+/// Reads EPD lines with results (blank lines and lines starting with `#` are skipped), counted
+/// in [`ReadStats::epd_lines`]. A `ce` operation (a centipawn evaluation for the side to move, as
 /// EPD defines it) is the line's search score, blended into the target as a PGN comment's is;
 /// an `id` operation names the opening, so that lines sharing it are held out together.
 pub fn read_epd(
@@ -328,7 +350,7 @@ pub fn read_epd(
             }
             None => None,
         };
-        let game = stats.games + stats.skipped_games;
+        let game = stats.next_group();
         let opening = epd_op(&ops, "id").map_or(game as u64, opening_key);
         samples.push(Sample {
             pos,
@@ -337,7 +359,7 @@ pub fn read_epd(
             game,
             opening,
         });
-        stats.games += 1;
+        stats.epd_lines += 1;
     }
     Ok(())
 }
@@ -369,7 +391,8 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\";
         read_epd(text, "t.epd", &mut samples, &mut stats).expect("valid EPD");
         let results: Vec<f64> = samples.iter().map(|s| s.result).collect();
         assert_eq!(results, [1.0, 0.5, 0.0, 0.5]);
-        assert_eq!(stats.games, 4);
+        assert_eq!((stats.games, stats.epd_lines), (0, 4));
+        assert_eq!(stats.describe(), "4 EPD positions");
     }
 
     #[test]

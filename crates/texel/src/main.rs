@@ -87,8 +87,8 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     let (samples, stats) = read_samples(&cli)?;
     eprintln!(
-        "read {} games ({} skipped), {} positions",
-        stats.games,
+        "read {} ({} games skipped), {} positions",
+        stats.describe(),
         stats.skipped_games,
         samples.len()
     );
@@ -209,7 +209,7 @@ fn main() -> Result<()> {
     let note = format!(
         "Fitted by `texel --skip-plies {} --holdout {} --epochs {} --lr {} --l2 {} --lambda {}{}` \
          to {} quiet positions \
-         from {} games ({}), starting from the weights this file held before (the first fit \
+         from {} ({}), starting from the weights this file held before (the first fit \
          started from published values: PeSTO's material and piece-square tables, Fruit 2.1's \
          pawn structure, mobility and rook files, chessprogramming.org's king attack \
          units){}. K = {k:.4}{}; mean squared error {summary}.",
@@ -225,7 +225,7 @@ fn main() -> Result<()> {
             format!(" --freeze {}", cli.freeze.join(","))
         },
         leaves.len(),
-        stats.games,
+        stats.describe(),
         cli.source,
         if cli.freeze.is_empty() {
             String::new()

@@ -14,7 +14,8 @@ fn reads_the_positions_after_the_skipped_plies_of_each_finished_game() {
         stats,
         ReadStats {
             games: 2,
-            skipped_games: 1
+            skipped_games: 1,
+            epd_lines: 0
         }
     );
     // 10 plies - 4 from the first game, 6 - 4 from the second.
