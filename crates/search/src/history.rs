@@ -521,7 +521,8 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// The defaults with the history and correction constants at the round values these
-    /// hand-worked figures were computed with (the defaults before the SPSA-tuned ones landed).
+    /// hand-worked figures were computed with (the defaults before the SPSA-tuned ones landed,
+    /// `tuning/history-nodes.toml` and `tuning/history2.toml`).
     fn hand_params() -> Params {
         Params {
             hist_bonus_mul: 300,
@@ -540,6 +541,8 @@ mod tests {
             cap_bonus_max: 1800,
             cap_malus_mul: 250,
             np_corr_weight: 512,
+            corr_max: 1024,
+            corr_bonus_div: 8,
             ..Params::default()
         }
     }

@@ -173,15 +173,15 @@ define_params! {
         cap_malus_base / "CapMalusBase" = 0, -500, 500, 25;
         cap_malus_max / "CapMalusMax" = 1800, 100, 8000, 100;
         cap_max / "CapMax" = 12000, 2048, 30000, 1024;
-        mvv_mul / "MvvMul" = 16, 1, 64, 2;
+        mvv_mul / "MvvMul" = 15, 1, 64, 2;
         good_capture_see / "GoodCaptureSee" = -40, -500, 200, 20;
         // Quiet ordering by threats and checks (Stockfish 16's `MovePicker::score`): a piece
         // attacked by a cheaper enemy piece that moves to a square no such piece attacks
         // gains its value, one that moves onto such a square loses it; a direct check gains
         // `CheckOrderBonus`.
-        threat_order_queen / "ThreatOrderQueen" = 50000, 0, 100000, 2500;
-        threat_order_rook / "ThreatOrderRook" = 25000, 0, 100000, 2500;
-        threat_order_minor / "ThreatOrderMinor" = 15000, 0, 100000, 2500;
+        threat_order_queen / "ThreatOrderQueen" = 49615, 0, 100000, 2500;
+        threat_order_rook / "ThreatOrderRook" = 25234, 0, 100000, 2500;
+        threat_order_minor / "ThreatOrderMinor" = 11871, 0, 100000, 2500;
         check_order_bonus / "CheckOrderBonus" = 16384, 0, 100000, 2048;
         // History in LMR (r -= hist / DIV, in 1/1024 plies) and history pruning.
         lmr_hist_div / "LmrHistDiv" = 7542, 1024, 32768, 512;
@@ -213,9 +213,9 @@ define_params! {
         see_quiet_mul / "SeeQuietMul" = 67, 0, 200, 10;
         see_noisy_mul / "SeeNoisyMul" = 20, 0, 100, 5;
         // Correction history: eval += entry / DIV; bonus = error * depth / BONUSDIV, gravity MAX.
-        corr_max / "CorrMax" = 1024, 128, 8192, 64;
+        corr_max / "CorrMax" = 1094, 128, 8192, 64;
         corr_div / "CorrDiv" = 32, 4, 256, 2;
-        corr_bonus_div / "CorrBonusDiv" = 8, 1, 64, 1;
+        corr_bonus_div / "CorrBonusDiv" = 6, 1, 64, 1;
         // Non-pawn correction histories: each colour's entry weighs WEIGHT/1024 of the pawn one.
         np_corr_weight / "NpCorrWeight" = 568, 0, 2048, 64;
         // Singular extensions: at depth >= DEPTH, the TT move is extended when every other move
@@ -223,7 +223,7 @@ define_params! {
         se_depth / "SeDepth" = 8, 4, 20, 1;
         se_margin / "SeMargin" = 28, 4, 128, 4;
         // Internal iterative reduction: one ply less at depth >= DEPTH without a TT move.
-        iir_depth / "IirDepth" = 4, 2, 20, 1;
+        iir_depth / "IirDepth" = 5, 2, 20, 1;
         // Time: the soft limit is scaled by a percentage that falls from TMUNSTABLE (the best
         // move just changed) to TMSTABLE (the same best move for 4 iterations), and grows by
         // TMSCOREDROP percent when the score fell TMDROPCP or more since the last iteration.
@@ -241,25 +241,25 @@ define_params! {
         // Double extension: a singular TT move whose rivals fail MARGIN below the singular beta
         // is extended two plies, at most LIMIT times on one path (non-PV nodes only).
         dext_margin / "DextMargin" = 16, 0, 200, 5;
-        dext_limit / "DextLimit" = 6, 0, 20, 1;
+        dext_limit / "DextLimit" = 5, 0, 20, 1;
         // After a reduced search beats alpha, the full-depth search goes a ply deeper when it
         // beat the best score by DEEPERBASE + 10*depth (Stockfish 16's doDeeperSearch), a ply
         // shallower when it beat it by less than depth (doShallowerSearch); needs UseDeeper.
-        deeper_base / "DeeperBase" = 51, 0, 200, 5;
+        deeper_base / "DeeperBase" = 46, 0, 200, 5;
         // A killer's or the countermove's late-move reduction, REFUTATION/1024 plies smaller
         // (Ethereal's `R -= stage < STAGE_QUIET`).
-        lmr_refutation / "LmrRefutation" = 1024, 0, 2048, 128;
+        lmr_refutation / "LmrRefutation" = 943, 0, 2048, 128;
         // The quiet move that led to a node gains main history by how much it lowered the
         // mover's static eval: clamp(-MUL * (eval before + eval after), -MAX, MAX), doubled when
         // positive, halved when negative (Stockfish 16.1's static-eval difference); 0 is off.
-        prev_eval_mul / "PrevEvalMul" = 26, 0, 100, 2;
-        prev_eval_max / "PrevEvalMax" = 3200, 0, 8000, 200;
+        prev_eval_mul / "PrevEvalMul" = 24, 0, 100, 2;
+        prev_eval_max / "PrevEvalMax" = 3515, 0, 8000, 200;
         // The static eval times (RULE50DAMP - halfmove clock) / RULE50DAMP: evaluations fade
         // towards a draw as the fifty-move count grows (Stockfish's shuffling damp); 0 is off.
         rule50_damp / "Rule50Damp" = 200, 0, 1000, 20;
         // Low-ply history in quiet ordering: entry * LOWPLYWEIGHT / 1024 / (1 + 2 * ply) for the
         // first 4 plies (Stockfish 17's lowPlyHistory), emptied at each search; 0 is off.
-        low_ply_weight / "LowPlyWeight" = 4096, 0, 8192, 256;
+        low_ply_weight / "LowPlyWeight" = 4489, 0, 8192, 256;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";
