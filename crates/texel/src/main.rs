@@ -87,7 +87,7 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     let (samples, stats) = read_samples(&cli)?;
     eprintln!(
-        "read {} ({} games skipped), {} positions",
+        "read {} ({} PGN games skipped), {} positions",
         stats.describe(),
         stats.skipped_games,
         samples.len()

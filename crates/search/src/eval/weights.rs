@@ -4,9 +4,9 @@
 //!
 //! Fitted by `texel --skip-plies 8 --holdout 10 --epochs 1000 --lr 2 --l2 0 --lambda 0 --freeze
 //! tempo,material,pst,doubled,isolated,passed,mobility,shield_near,shield_far,bishop_pair,rook_open_file,rook_semi_open_file,threats,passed_free,passed_king,hanging,backward,bishop_pawns,rook_seventh,king_pawn_distance,connected,outpost,minor_behind_pawn,complexity`
-//! to 1403343 quiet positions from 1574278 EPD positions (1,574,278 positions of the 22,362 games (the
-//! committed gauntlets, five SPRTs and 484 self-play games), labelled by Stockfish 15.1 at depth
-//! 6), starting from the weights this file held before (the first fit started from published
+//! to 1403343 quiet positions from 1574278 EPD positions (1,574,278 positions of the 22,362 games
+//! (the committed gauntlets, five SPRTs and 484 self-play games), labelled by Stockfish 15.1 at
+//! depth 6), starting from the weights this file held before (the first fit started from published
 //! values: PeSTO's material and piece-square tables, Fruit 2.1's pawn structure, mobility and rook
 //! files, chessprogramming.org's king attack units); kept as they were: tempo, material, pst,
 //! doubled, isolated, passed, mobility, shield_near, shield_far, bishop_pair, rook_open_file,
