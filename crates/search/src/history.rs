@@ -56,6 +56,11 @@ impl Butterfly {
     fn new() -> Self {
         Butterfly(vec![0; 2 * BUCKETS * SQ * SQ].into_boxed_slice())
     }
+    /// Side `side`'s entries (every threat bucket): the table and their offset in it.
+    #[inline]
+    fn side(&self, side: usize) -> Row<'_> {
+        (&self.0, side * BUCKETS * SQ * SQ)
+    }
     #[inline]
     fn index(side: usize, threats: u64, m: Move16) -> usize {
         (side * BUCKETS + threat_bucket(threats, m)) * SQ * SQ + m.butterfly()
@@ -97,6 +102,27 @@ impl<const ROWS: usize> PieceToRows<ROWS> {
     pub fn clear(&mut self) {
         self.0.fill(0);
     }
+    /// Row `row`: the table and the row's offset in it.
+    #[inline]
+    fn row(&self, row: usize) -> Row<'_> {
+        (&self.0, row * PIECE_TO)
+    }
+}
+
+/// A row of zeros: what a ply without a continuation, pawn or low-ply row reads, so that every
+/// quiet's score sums the same rows ([`QuietRows`]).
+static ZERO_ROW: [i16; PIECE_TO] = [0; PIECE_TO];
+
+/// A `(piece, to)` row of a table: the table's entries and where the row starts (an offset,
+/// not a sub-slice, so resolving it costs no bounds check; reading it costs one).
+type Row<'a> = (&'a [i16], usize);
+
+/// [`ZERO_ROW`] as a [`Row`].
+const NO_ROW: Row<'static> = (&ZERO_ROW, 0);
+
+#[inline]
+fn read(row: Row<'_>, pt: PieceTo) -> i32 {
+    i32::from(row.0[row.1 + pt])
 }
 
 /// Kinds of an earlier move that pick its continuation sub-table (Stockfish's
@@ -273,6 +299,61 @@ pub struct ContRefs {
     pub threats: u64,
 }
 
+/// The history rows of one node's quiets, resolved once ([`Histories::quiet_rows`]): a plies'
+/// missing row reads [`ZERO_ROW`], so a quiet's score is a fixed sum of loads, the same sum as
+/// the tables' own lookups.
+pub struct QuietRows<'a> {
+    /// The side's butterfly entries (`None` with `UseHistory` off), and its searched counts
+    /// with relative history.
+    main: Option<Row<'a>>,
+    searched: Option<Row<'a>>,
+    rel_scale: i32,
+    rel_count_base: i32,
+    threats: u64,
+    /// Continuation rows of plies 1, 2, 4 and 6, and of ply 3 (read at `cont_read3`/1024).
+    conts: [Row<'a>; 4],
+    ply3: Row<'a>,
+    cont_read3: i32,
+    pawn: Row<'a>,
+    /// The low-ply row (ordering only) and its divisor `1 + 2 * ply`.
+    low_ply: Row<'a>,
+    low_ply_weight: i32,
+    low_div: i32,
+}
+
+impl QuietRows<'_> {
+    /// The history score of the quiet `m` moving to `(piece, to)` `pt`: what LMR and pruning
+    /// read.
+    #[inline(always)]
+    pub fn score(&self, m: Move16, pt: PieceTo) -> i32 {
+        let mut s = match self.main {
+            None => 0,
+            Some(main) => {
+                let i = threat_bucket(self.threats, m) * SQ * SQ + m.butterfly();
+                let hh = read(main, i);
+                match self.searched {
+                    Some(searched) => {
+                        let bf = read(searched, i);
+                        hh * self.rel_scale / (bf + self.rel_count_base).max(1)
+                    }
+                    None => hh,
+                }
+            }
+        };
+        for row in self.conts {
+            s += read(row, pt);
+        }
+        s += read(self.ply3, pt) * self.cont_read3 / 1024;
+        s + read(self.pawn, pt)
+    }
+
+    /// The low-ply part of the ordering score ([`Histories::low_ply_score`]).
+    #[inline(always)]
+    pub fn low_ply_score(&self, pt: PieceTo) -> i32 {
+        read(self.low_ply, pt) * self.low_ply_weight / 1024 / self.low_div
+    }
+}
+
 /// Every history table of one search thread.
 pub struct Histories {
     /// Main history `[side][from][to]`.
@@ -340,7 +421,7 @@ impl Histories {
     }
 
     /// Ordering score of a quiet: butterfly part plus the continuation entries at each
-    /// enabled ply.
+    /// enabled ply. The same sum as [`QuietRows::score`], which scores a node's quiets together.
     #[inline]
     pub fn quiet_score(
         &self,
@@ -361,6 +442,32 @@ impl Histories {
             s += self.pawn.get(row, pt);
         }
         s
+    }
+
+    /// The rows the quiets of a node with `side` to move and `conts` are scored by, looked up
+    /// once for all of them.
+    #[inline]
+    pub fn quiet_rows(&self, p: &Params, side: usize, conts: &ContRefs) -> QuietRows<'_> {
+        let cont = |r: Option<(usize, i32)>| r.map_or(NO_ROW, |(row, _)| self.cont.row(row));
+        let [c1, c2, c4, c6] = conts.plies;
+        let (low_ply, low_div) = match conts.low_ply {
+            Some(ply) => (self.low_ply.row(ply), 1 + 2 * ply as i32),
+            None => (NO_ROW, 1),
+        };
+        QuietRows {
+            main: p.use_history.then(|| self.main.side(side)),
+            searched: (p.use_history && p.use_relative_history).then(|| self.searched.side(side)),
+            rel_scale: p.rel_scale,
+            rel_count_base: p.rel_count_base,
+            threats: conts.threats,
+            conts: [cont(c1), cont(c2), cont(c4), cont(c6)],
+            ply3: cont(conts.ply3),
+            cont_read3: p.cont_read3,
+            pawn: conts.pawn.map_or(NO_ROW, |row| self.pawn.row(row)),
+            low_ply,
+            low_ply_weight: p.low_ply_weight,
+            low_div,
+        }
     }
 
     /// The low-ply part of a quiet's ordering score (ordering only, not LMR or pruning):
@@ -803,5 +910,58 @@ mod tests {
         assert_eq!(k.0, [best, Move16::NONE]);
         k.push(Move16::from_raw(7));
         assert_eq!(k.0, [Move16::from_raw(7), best]);
+    }
+
+    /// A node's quiets scored together through [`QuietRows`] get what each gets alone from
+    /// [`Histories::quiet_score`] and [`Histories::low_ply_score`]: on tables of random entries,
+    /// every combination of present and missing plies, pawn and low-ply rows, with the butterfly
+    /// history absolute, relative or off.
+    #[test]
+    fn quiet_rows_score_as_the_single_lookups_do() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(2004);
+        let mut h = Histories::new();
+        let mut fill = |t: &mut [i16]| t.iter_mut().for_each(|e| *e = rng.gen_range(-16384..16384));
+        fill(&mut h.main.0);
+        fill(&mut h.searched.0);
+        fill(&mut h.cont.0);
+        fill(&mut h.pawn.0);
+        fill(&mut h.low_ply.0);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1992);
+        for case in 0..400 {
+            let p = Params {
+                use_history: case % 5 != 0,
+                use_relative_history: case % 3 == 0,
+                cont_read3: rng.gen_range(0..=2048),
+                low_ply_weight: rng.gen_range(0..=8192),
+                ..Params::default()
+            };
+            let row = |rng: &mut rand::rngs::StdRng| {
+                rng.gen_bool(0.7)
+                    .then(|| (rng.gen_range(0..CONT_KINDS * PIECE_TO), 1024))
+            };
+            let conts = ContRefs {
+                plies: [row(&mut rng), row(&mut rng), row(&mut rng), row(&mut rng)],
+                ply3: row(&mut rng),
+                pawn: rng.gen_bool(0.7).then(|| rng.gen_range(0..PAWN_HIST_ROWS)),
+                low_ply: rng.gen_bool(0.5).then(|| rng.gen_range(0..LOW_PLY)),
+                threats: rng.gen(),
+            };
+            let side = rng.gen_range(0..2);
+            let rows = h.quiet_rows(&p, side, &conts);
+            for _ in 0..16 {
+                let m = Move16::from_raw(rng.gen_range(0..4096));
+                let pt = rng.gen_range(0..PIECE_TO);
+                assert_eq!(
+                    rows.score(m, pt),
+                    h.quiet_score(&p, side, m, pt, &conts),
+                    "{conts:?}"
+                );
+                assert_eq!(
+                    rows.low_ply_score(pt),
+                    h.low_ply_score(&p, pt, &conts),
+                    "{conts:?}"
+                );
+            }
+        }
     }
 }

@@ -340,11 +340,12 @@ impl MovePicker {
         let side = usize::from(pos.turn().is_black());
         let order = params.use_threat_order.then(|| QuietOrder::of(pos));
         debug_assert_eq!(self.scores.len(), self.noisy_end);
+        let rows = hist.quiet_rows(params, side, &self.hints.conts);
         for m in &self.moves[self.noisy_end..] {
             let pt = piece_to(pos, m);
             self.scores.push(
-                hist.quiet_score(params, side, Move16::new(m), pt, &self.hints.conts)
-                    + hist.low_ply_score(params, pt, &self.hints.conts)
+                rows.score(Move16::new(m), pt)
+                    + rows.low_ply_score(pt)
                     + order.as_ref().map_or(0, |o| o.bonus(m, params)),
             );
         }

@@ -72,6 +72,10 @@ pub struct Searcher {
     /// resize moves pointers, not megabytes.
     #[allow(clippy::vec_box)]
     hists: Vec<Box<Histories>>,
+    /// Each thread's cache of the evaluation's pawn-only part, kept from search to search (its
+    /// entries are exact, so it never needs clearing: the pawn structures of the last move
+    /// recur in the next one).
+    pawn_caches: Vec<PawnCache>,
     params: Params,
     stats: SearchStats,
 }
@@ -93,6 +97,7 @@ impl Searcher {
         Searcher {
             tt: Tt::new(hash_mb),
             hists: vec![Box::new(Histories::new())],
+            pawn_caches: vec![PawnCache::default()],
             params: Params::default(),
             stats: SearchStats::default(),
         }
@@ -106,6 +111,7 @@ impl Searcher {
         while self.hists.len() < n {
             self.hists.push(Box::new(Histories::new()));
         }
+        self.pawn_caches.resize_with(n, PawnCache::default);
     }
 
     /// The number of search threads.
@@ -190,20 +196,27 @@ impl Searcher {
         // Set when the main thread is done, so the helpers stop too.
         let halt = AtomicBool::new(false);
         let (main_hist, helper_hists) = self.hists.split_first_mut().expect("at least one thread");
+        let (main_cache, helper_caches) = self
+            .pawn_caches
+            .split_first_mut()
+            .expect("one cache a thread");
         let (main, helpers) = std::thread::scope(|scope| {
             let handles: Vec<_> = helper_hists
                 .iter_mut()
-                .map(|hist| {
+                .zip(helper_caches.iter_mut())
+                .map(|(hist, cache)| {
                     let root = root.clone();
                     let halt = &halt;
                     scope.spawn(move || {
+                        let tables = (&mut **hist, cache);
                         let mut w =
-                            Worker::new(tt, hist, params, [stop, halt], start, limits, budget);
+                            Worker::new(tt, tables, params, [stop, halt], start, limits, budget);
                         w.iterate(root, fallback, limits, &mut |_| {})
                     })
                 })
                 .collect();
-            let mut w = Worker::new(tt, main_hist, params, [stop, stop], start, limits, budget);
+            let tables = (&mut **main_hist, main_cache);
+            let mut w = Worker::new(tt, tables, params, [stop, stop], start, limits, budget);
             let main = w.iterate(root.clone(), fallback, limits, info);
             halt.store(true, Ordering::Relaxed);
             let helpers: Vec<ThreadResult> =
@@ -319,13 +332,13 @@ struct Worker<'a> {
     /// The score of the root move that last raised alpha (valid while `pv_len[0] > 0`).
     root_score: i32,
     /// This thread's cache of the evaluation's pawn-only part.
-    pawn_cache: PawnCache,
+    pawn_cache: &'a mut PawnCache,
 }
 
 impl<'a> Worker<'a> {
     fn new(
         tt: &'a Tt,
-        hist: &'a mut Histories,
+        (hist, pawn_cache): (&'a mut Histories, &'a mut PawnCache),
         params: &'a Params,
         stop: [&'a AtomicBool; 2],
         start: Instant,
@@ -362,7 +375,7 @@ impl<'a> Worker<'a> {
             lmr,
             root_nodes: vec![0; 64 * 64],
             root_score: 0,
-            pawn_cache: PawnCache::default(),
+            pawn_cache,
         }
     }
 
@@ -565,7 +578,7 @@ impl<'a> Worker<'a> {
     /// The static evaluation of `pos` (through this thread's pawn cache).
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        evaluate_cached(pos.chess(), &mut self.pawn_cache)
+        evaluate_cached(pos.chess(), self.pawn_cache)
     }
 
     /// The static eval `raw` of `pos` corrected by the correction histories, with the keys
