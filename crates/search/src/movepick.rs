@@ -139,6 +139,9 @@ pub struct MovePicker {
     scores: ArrayVec<i32, 256>,
     /// Noisy moves occupy `[0, noisy_end)`, quiets `[noisy_end, len)`.
     noisy_end: usize,
+    /// The quiets as [`Move16`]s, `quiet16[i - noisy_end]` for `moves[i]` (packed once: the
+    /// killers' and countermove's searches, the scores and the yielded check read them).
+    quiet16: ArrayVec<Move16, 256>,
     /// Whether the quiets have been generated (with the noisy moves in check, else after the
     /// good captures).
     quiets_generated: bool,
@@ -161,6 +164,7 @@ impl MovePicker {
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             noisy_end: 0,
+            quiet16: ArrayVec::new(),
             quiets_generated: false,
             cur: 0,
             bad_end: 0,
@@ -199,10 +203,8 @@ impl MovePicker {
         if m.is_none() || self.skip_quiets || self.already_yielded(m) {
             return None;
         }
-        let found = self.moves[self.noisy_end..]
-            .iter()
-            .find(|q| Move16::new(q) == m)
-            .copied()?;
+        let i = self.quiet16.iter().position(|&q| q == m)?;
+        let found = self.moves[self.noisy_end + i];
         self.mark(m);
         Some(found)
     }
@@ -289,9 +291,11 @@ impl MovePicker {
                         if let Some(i) = self.best_in(self.cur, self.moves.len()) {
                             self.moves.swap(self.cur, i);
                             self.scores.swap(self.cur, i);
+                            let q = self.cur - self.noisy_end;
+                            self.quiet16.swap(q, i - self.noisy_end);
                             let m = self.moves[self.cur];
                             self.cur += 1;
-                            if self.already_yielded(Move16::new(&m)) {
+                            if self.already_yielded(self.quiet16[q]) {
                                 continue;
                             }
                             return Some(m);
@@ -341,10 +345,10 @@ impl MovePicker {
         let order = params.use_threat_order.then(|| QuietOrder::of(pos));
         debug_assert_eq!(self.scores.len(), self.noisy_end);
         let rows = hist.quiet_rows(params, side, &self.hints.conts);
-        for m in &self.moves[self.noisy_end..] {
+        for (m, &m16) in self.moves[self.noisy_end..].iter().zip(&self.quiet16) {
             let pt = piece_to(pos, m);
             self.scores.push(
-                rows.score(Move16::new(m), pt)
+                rows.score(m16, pt)
                     + rows.low_ply_score(pt)
                     + order.as_ref().map_or(0, |o| o.bonus(m, params)),
             );
@@ -371,6 +375,7 @@ impl MovePicker {
         if self.noisy_only {
             self.moves.truncate(self.noisy_end);
         }
+        self.pack_quiets();
         self.scores.clear();
         for m in &self.moves[..self.noisy_end] {
             let victim = m.capture().map_or(0, see_value)
@@ -402,6 +407,15 @@ impl MovePicker {
         self.moves
             .try_extend_from_slice(&all[n..])
             .expect("a move list fits a move list");
+        self.pack_quiets();
+    }
+
+    /// Packs the quiets (`moves[noisy_end..]`) into `quiet16`.
+    #[inline]
+    fn pack_quiets(&mut self) {
+        self.quiet16.clear();
+        self.quiet16
+            .extend(self.moves[self.noisy_end..].iter().map(Move16::new));
     }
 }
 
