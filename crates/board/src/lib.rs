@@ -14,7 +14,7 @@ mod see;
 pub use check::gives_check;
 pub use fen::{parse_epd, parse_fen, parse_fen_in, FenError};
 pub use mv::Move16;
-pub use noisy::{is_noisy, noisy_moves};
+pub use noisy::{is_noisy, noisy_moves, partition_noisy, quiet_moves};
 pub use perft::{perft, perft_divide, perft_divide_until};
 pub use position::Position;
 pub use see::{see_ge, see_value};

@@ -1,7 +1,10 @@
 //! Perft against the published counts of ../shared/data/perft.epd (Chess Programming Wiki), and
 //! the incremental Zobrist key against a full recomputation along the perft walk.
 
-use clio_board::{gives_check, is_noisy, noisy_moves, parse_fen, perft, perft_divide, Position};
+use clio_board::{
+    gives_check, is_noisy, noisy_moves, parse_fen, partition_noisy, perft, perft_divide,
+    quiet_moves, Position,
+};
 use shakmaty::{EnPassantMode, Position as _};
 
 const PERFT_EPD: &str = include_str!("../data/perft.epd");
@@ -59,6 +62,13 @@ fn walk(pos: &mut Position, depth: u32, checked: &mut (u64, u64)) {
     noisy_moves(pos.chess(), &mut noisy);
     let want: Vec<_> = pos.legal_moves().into_iter().filter(is_noisy).collect();
     assert_eq!(noisy.to_vec(), want, "noisy moves of {}", pos.fen());
+    // The quiet-only generator gives the legal quiet moves in the order the noisy ones'
+    // partition leaves them.
+    let mut quiet = shakmaty::MoveList::new();
+    quiet_moves(pos.chess(), &mut quiet);
+    let mut all = pos.legal_moves();
+    let n = partition_noisy(&mut all);
+    assert_eq!(quiet[..], all[n..], "quiet moves of {}", pos.fen());
     if depth == 0 {
         return;
     }
@@ -94,9 +104,10 @@ fn walk(pos: &mut Position, depth: u32, checked: &mut (u64, u64)) {
 }
 
 /// Also checks `gives_check` on every move of the walk (direct, discovered, promotion, castling
-/// and en passant checks are all among them) against shakmaty after the move, the
-/// noisy-only generator of every position against shakmaty's legal moves, and the TT prefetch's
-/// key hint against the key after the move.
+/// and en passant checks are all among them) against shakmaty after the move, the noisy-only
+/// and quiet-only generators of every position against shakmaty's legal moves (the quiets in
+/// the order `partition_noisy` leaves them), and the TT prefetch's key hint against the key
+/// after the move.
 #[test]
 fn incremental_key_equals_recomputation_along_the_perft_walk() {
     let mut checked = (0, 0);

@@ -5,7 +5,9 @@
 
 use arrayvec::ArrayVec;
 use clio_board::shakmaty::{attacks, Chess, Move, MoveList, Position as _, Role};
-use clio_board::{noisy_moves, piece_index, see_ge, see_value, Move16};
+use clio_board::{
+    noisy_moves, partition_noisy, piece_index, quiet_moves, see_ge, see_value, Move16,
+};
 
 use crate::eval::{checks_on, pawn_attacks};
 use crate::history::{ContRefs, Histories, PieceTo};
@@ -366,7 +368,7 @@ impl MovePicker {
             self.moves
                 .try_extend_from_slice(&pos.legal_moves())
                 .expect("a move list fits a move list");
-            self.noisy_end = noisy_first(&mut self.moves);
+            self.noisy_end = partition_noisy(&mut self.moves);
             self.quiets_generated = true;
         } else {
             noisy_moves(pos, &mut self.moves);
@@ -393,20 +395,16 @@ impl MovePicker {
     }
 
     /// Appends the quiets after the noisy moves, in the order one generation of every legal
-    /// move, noisy ones first, would leave them (ties in the quiet scores go to the first).
+    /// move, noisy ones first, would leave them (ties in the quiet scores go to the first):
+    /// `quiet_moves` generates them alone, in the order `partition_noisy` leaves them.
     #[inline(never)]
     fn generate_quiets(&mut self, pos: &Chess) {
         self.quiets_generated = true;
         if self.skip_quiets || self.noisy_only {
             return;
         }
-        let mut all = pos.legal_moves();
-        let n = noisy_first(&mut all);
-        debug_assert_eq!(n, self.noisy_end);
         debug_assert_eq!(self.moves.len(), self.noisy_end);
-        self.moves
-            .try_extend_from_slice(&all[n..])
-            .expect("a move list fits a move list");
+        quiet_moves(pos, &mut self.moves);
         self.pack_quiets();
     }
 
@@ -417,18 +415,6 @@ impl MovePicker {
         self.quiet16
             .extend(self.moves[self.noisy_end..].iter().map(Move16::new));
     }
-}
-
-/// Moves the noisy moves of `moves` to its front, in their order, and returns their number.
-fn noisy_first(moves: &mut MoveList) -> usize {
-    let mut n = 0;
-    for i in 0..moves.len() {
-        if is_noisy(&moves[i]) {
-            moves.swap(n, i);
-            n += 1;
-        }
-    }
-    n
 }
 
 #[cfg(test)]
