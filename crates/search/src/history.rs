@@ -120,6 +120,7 @@ type Row<'a> = (&'a [i16], usize);
 /// [`ZERO_ROW`] as a [`Row`].
 const NO_ROW: Row<'static> = (&ZERO_ROW, 0);
 
+/// The entry `pt` of `row`.
 #[inline]
 fn read(row: Row<'_>, pt: PieceTo) -> i32 {
     i32::from(row.0[row.1 + pt])
@@ -299,7 +300,7 @@ pub struct ContRefs {
     pub threats: u64,
 }
 
-/// The history rows of one node's quiets, resolved once ([`Histories::quiet_rows`]): a plies'
+/// The history rows of one node's quiets, resolved once ([`Histories::quiet_rows`]): a ply's
 /// missing row reads [`ZERO_ROW`], so a quiet's score is a fixed sum of loads, the same sum as
 /// the tables' own lookups.
 pub struct QuietRows<'a> {
@@ -322,8 +323,8 @@ pub struct QuietRows<'a> {
 }
 
 impl QuietRows<'_> {
-    /// The history score of the quiet `m` moving to `(piece, to)` `pt`: what LMR and pruning
-    /// read.
+    /// The history score of the quiet `m` moving to `(piece, to)` `pt`: its ordering score
+    /// before the low-ply part, and what LMR and pruning read (through `quiet_score`).
     #[inline(always)]
     pub fn score(&self, m: Move16, pt: PieceTo) -> i32 {
         let mut s = match self.main {
