@@ -243,11 +243,16 @@ impl Position {
     }
 
     /// Draw by repetition as a search sees it: the position occurred before inside the search
-    /// tree (twofold), or twice before in the game history (threefold).
+    /// tree (twofold), or twice before in the game history (threefold). Positions before the
+    /// last null move are not looked at: a line through a pass repeats nothing (Stockfish's
+    /// `pliesFromNull`).
     pub fn is_repetition(&self) -> bool {
         let halfmoves = self.current.halfmoves() as usize;
         let n = self.keys.len();
-        let limit = halfmoves.min(n);
+        // keys[i] of the last null is the position before the pass; the one after it is
+        // keys[i + 1] (or the current position), n - i - 1 plies back.
+        let since_null = self.nulls.last().map_or(n, |&i| n - i - 1);
+        let limit = halfmoves.min(n).min(since_null);
         let mut seen_before_root = 0;
         let mut back = 4;
         while back <= limit {

@@ -117,3 +117,44 @@ fn upcoming_repetition_needs_the_path_free_and_a_position_after_the_root() {
         "...Nb8 repeats the position after 1...e5"
     );
 }
+
+/// A repetition is looked for only after the last null move (Stockfish's `pliesFromNull`): a
+/// king that triangulates while the other side passes reaches the root position again, but the
+/// line went through a pass, so the search may not score it a draw. A repetition after the pass
+/// still counts.
+#[test]
+fn repetition_is_not_looked_for_across_a_null_move() {
+    let play = |pos: &mut Position, moves: &[&str]| {
+        for m in moves {
+            let mv = clio_board::Move16::from_uci(m, pos.chess()).expect("legal");
+            pos.play(&mv);
+        }
+    };
+    let fen = "7k/8/8/8/8/8/8/K7 w - - 10 1";
+    let mut pos = Position::from_fen(fen).expect("FEN");
+    let root_key = pos.key();
+    pos.set_root();
+    play(&mut pos, &["a1a2", "h8g8", "a2b2"]);
+    assert!(pos.play_null());
+    play(&mut pos, &["b2a1", "g8h8"]);
+    assert_eq!(
+        pos.key(),
+        root_key,
+        "the root position, White to move, again"
+    );
+    assert!(
+        !pos.is_repetition(),
+        "the root position again, but through a pass"
+    );
+    // After the pass, a shuffle that returns to the position right after it repeats.
+    let mut pos = Position::from_fen(fen).expect("FEN");
+    pos.set_root();
+    assert!(pos.play_null());
+    let after_pass = pos.key();
+    play(&mut pos, &["h8g8", "a1a2", "g8h8", "a2a1"]);
+    assert_eq!(pos.key(), after_pass);
+    assert!(
+        pos.is_repetition(),
+        "the position after the pass, four plies later"
+    );
+}
