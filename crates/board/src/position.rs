@@ -242,6 +242,13 @@ impl Position {
         }
     }
 
+    /// The index in `keys` of the first position after the last null move (0 without one): the
+    /// oldest a repetition may be looked for at. `keys[i]` of a null at `i` is the position
+    /// before the pass.
+    fn first_after_null(&self) -> usize {
+        self.nulls.last().map_or(0, |&i| i + 1)
+    }
+
     /// Draw by repetition as a search sees it: the position occurred before inside the search
     /// tree (twofold), or twice before in the game history (threefold). Positions before the
     /// last null move are not looked at: a line through a pass repeats nothing (Stockfish's
@@ -249,10 +256,7 @@ impl Position {
     pub fn is_repetition(&self) -> bool {
         let halfmoves = self.current.halfmoves() as usize;
         let n = self.keys.len();
-        // keys[i] of the last null is the position before the pass; the one after it is
-        // keys[i + 1] (or the current position), n - i - 1 plies back.
-        let since_null = self.nulls.last().map_or(n, |&i| n - i - 1);
-        let limit = halfmoves.min(n).min(since_null);
+        let limit = halfmoves.min(n - self.first_after_null());
         let mut seen_before_root = 0;
         let mut back = 4;
         while back <= limit {
@@ -279,7 +283,8 @@ impl Position {
         let n = self.keys.len();
         // The oldest index to look at: after the last null move, within the fifty-move count,
         // and strictly after the root.
-        let oldest = (self.nulls.last().map_or(0, |&i| i + 1))
+        let oldest = self
+            .first_after_null()
             .max(n.saturating_sub(self.current.halfmoves() as usize))
             .max(self.root + 1);
         if n < oldest + 3 {

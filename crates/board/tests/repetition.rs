@@ -69,14 +69,16 @@ fn upcoming_repetition_finds_every_legal_repeating_move_on_random_walks() {
     );
 }
 
+/// Plays `moves` (UCI) as search moves.
+fn play(pos: &mut Position, moves: &[&str]) {
+    for m in moves {
+        let mv = clio_board::Move16::from_uci(m, pos.chess()).expect("legal");
+        pos.play(&mv);
+    }
+}
+
 #[test]
 fn upcoming_repetition_needs_the_path_free_and_a_position_after_the_root() {
-    let play = |pos: &mut Position, moves: &[&str]| {
-        for m in moves {
-            let mv = clio_board::Move16::from_uci(m, pos.chess()).expect("legal");
-            pos.play(&mv);
-        }
-    };
     // After 1. e4 e5 2. Nf3 Nc6 3. Ng1, ...Nb8 repeats the position after 1...e5.
     let mut pos = Position::startpos();
     pos.set_root();
@@ -124,12 +126,6 @@ fn upcoming_repetition_needs_the_path_free_and_a_position_after_the_root() {
 /// still counts.
 #[test]
 fn repetition_is_not_looked_for_across_a_null_move() {
-    let play = |pos: &mut Position, moves: &[&str]| {
-        for m in moves {
-            let mv = clio_board::Move16::from_uci(m, pos.chess()).expect("legal");
-            pos.play(&mv);
-        }
-    };
     let fen = "7k/8/8/8/8/8/8/K7 w - - 10 1";
     let mut pos = Position::from_fen(fen).expect("FEN");
     let root_key = pos.key();
