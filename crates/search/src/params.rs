@@ -260,18 +260,6 @@ define_params! {
         // Low-ply history in quiet ordering: entry * LOWPLYWEIGHT / 1024 / (1 + 2 * ply) for the
         // first 4 plies (Stockfish 17's lowPlyHistory), emptied at each search; 0 is off.
         low_ply_weight / "LowPlyWeight" = 4489, 0, 8192, 256;
-        // A quiet's late-move reduction OPPREDUCTION/1024 plies smaller when the move that led
-        // to this node was the parent's move number OPPMOVES or later (Stockfish 15's
-        // `(ss-1)->moveCount > 7`: a late parent move is a node the parent expected little of,
-        // whose refutation matters); 0 is off.
-        lmr_opp_moves / "LmrOppMoves" = 0, 0, 64, 1;
-        lmr_opp_reduction / "LmrOppReduction" = 1024, 0, 3072, 128;
-        // The other moves' late-move reduction SINGULAR/1024 plies smaller at a node whose TT
-        // move was singularly extended (Stockfish 15's `singularQuietLMR`); 0 is off.
-        lmr_singular / "LmrSingular" = 0, 0, 3072, 128;
-        // The aspiration window grows with the score: delta = AspWindow + score^2 / DIV
-        // (Stockfish's `5 + avg * avg / 13797`, where a big score is less certain); 0 is off.
-        asp_score_div / "AspScoreDiv" = 0, 0, 100000, 1000;
     }
     switches {
         use_history / "UseHistory" = true, "main butterfly history [side][from][to] in quiet ordering";

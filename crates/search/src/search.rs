@@ -59,8 +59,6 @@ struct Frame {
     mv: Move16,
     quiet: bool,
     threats: u64,
-    /// The number of the move made from this ply among the node's moves (1 for the first).
-    move_count: usize,
 }
 
 /// The engine's searcher: TT, history tables and parameters persist between searches.
@@ -396,16 +394,13 @@ impl<'a> Worker<'a> {
             .clamp(1, MAX_PLY as i32 - 1);
         let mut best = fallback;
         let mut ponder = None;
-        let mut score: i32 = 0;
+        let mut score = 0;
         let mut completed = 0;
         let mut last_info = None;
         // Iterations in a row that ended with the same best move.
         let mut stable = 0;
         for depth in 1..=max_depth {
             let mut delta = self.params.asp_window;
-            if self.params.asp_score_div > 0 {
-                delta += score.abs().min(2000).pow(2) / self.params.asp_score_div;
-            }
             let (mut alpha, mut beta) = if depth >= 4 {
                 ((score - delta).max(-INF), (score + delta).min(INF))
             } else {
@@ -741,7 +736,6 @@ impl<'a> Worker<'a> {
                 && pos.play_null()
             {
                 self.stack[ply].pt = None;
-                self.stack[ply].move_count = 0;
                 self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
                 let r = p.nmp_base + depth / p.nmp_depth_div;
                 let s = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
@@ -885,7 +879,6 @@ impl<'a> Worker<'a> {
             self.stack[ply].pt = Some(pt);
             self.stack[ply].mv = m16;
             self.stack[ply].quiet = quiet;
-            self.stack[ply].move_count = move_count;
             self.stack[ply].cont_kind = cont_kind(p.use_cont_hist_split, in_check, m.is_capture());
             let gives_check = pos.in_check();
             let extension = if singular_ext != 0 && m16 == tt_move {
@@ -912,15 +905,6 @@ impl<'a> Worker<'a> {
                     }
                     if refutations.contains(&m16) {
                         r1024 -= p.lmr_refutation;
-                    }
-                    if p.lmr_opp_moves > 0
-                        && ply > 0
-                        && self.stack[ply - 1].move_count >= p.lmr_opp_moves as usize
-                    {
-                        r1024 -= p.lmr_opp_reduction;
-                    }
-                    if singular_ext > 0 {
-                        r1024 -= p.lmr_singular;
                     }
                     r = (r1024 / 1024).clamp(0, (new_depth - 1).max(0));
                 }
