@@ -8,6 +8,7 @@ pub mod eval;
 pub mod history;
 mod huge;
 pub mod movepick;
+pub mod nnue;
 pub mod params;
 pub mod score;
 pub mod search;

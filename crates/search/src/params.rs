@@ -284,6 +284,7 @@ define_params! {
         use_corr_hist / "UseCorrHist" = true, "correction history [side][pawn structure] added to the static eval";
         use_np_corr_hist / "UseNpCorrHist" = true, "non-pawn correction histories [side][each colour's pieces] (needs UseCorrHist)";
         use_asp_reduce / "UseAspReduce" = true, "after an aspiration fail high the root is searched again a ply shallower (Ethereal, Stockfish)";
+        use_nnue / "UseNnue" = true, "the neural evaluation (crates/search/src/nnue.rs, the embedded network distilled from Stockfish 15.1's) in place of the hand-written one; off, the hand-written evaluation";
         use_partial_result / "UsePartialResult" = true, "a search stopped inside an iteration plays the root move that iteration found better (the last to raise alpha, else the last fail high), not the last completed iteration's (Stockfish)";
         use_deeper / "UseDeeper" = true, "the re-search after a reduced move beats alpha goes a ply deeper or shallower by how far it beat the best score (Stockfish's doDeeperSearch, doShallowerSearch)";
         use_upcoming_rep / "UseUpcomingRep" = true, "a node whose side to move has a reversible move back to a position of the search tree scores at least a draw (Stockfish's cuckoo tables)";

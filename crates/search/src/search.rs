@@ -18,6 +18,7 @@ use crate::history::{
     LOW_PLY, PAWN_HIST_ROWS,
 };
 use crate::movepick::{captured_index, is_noisy, piece_to, MovePicker, PickerHints};
+use crate::nnue::{Accumulator, Network, NETWORK};
 use crate::params::Params;
 use crate::time::{budget, node_percent, soft_percent, TimeBudget};
 use crate::tt::{Bound, Tt, TtAllocError};
@@ -333,6 +334,10 @@ struct Worker<'a> {
     root_score: i32,
     /// This thread's cache of the evaluation's pawn-only part.
     pawn_cache: &'a mut PawnCache,
+    /// The network's accumulators of the position at each ply (with `UseNnue`).
+    acc: Vec<Accumulator>,
+    /// The network (with `UseNnue`).
+    net: &'static Network,
 }
 
 impl<'a> Worker<'a> {
@@ -376,6 +381,8 @@ impl<'a> Worker<'a> {
             root_nodes: vec![0; 64 * 64],
             root_score: 0,
             pawn_cache,
+            acc: vec![Accumulator::default(); MAX_PLY + 8],
+            net: &NETWORK,
         }
     }
 
@@ -392,6 +399,9 @@ impl<'a> Worker<'a> {
             .depth
             .map_or(MAX_PLY as i32 - 1, |d| d as i32)
             .clamp(1, MAX_PLY as i32 - 1);
+        if self.params.use_nnue {
+            self.acc[0] = self.net.refresh(root.chess().board());
+        }
         let mut best = fallback;
         let mut ponder = None;
         let mut score = 0;
@@ -575,10 +585,34 @@ impl<'a> Worker<'a> {
         refs
     }
 
-    /// The static evaluation of `pos` (through this thread's pawn cache).
+    /// The static evaluation of `pos`, the position at `ply`: with `UseNnue`, the network's from
+    /// the ply's accumulators (added to the hand-written one for a correction network), else
+    /// the hand-written one (through this thread's pawn cache).
     #[inline]
-    fn evaluate(&mut self, pos: &Position) -> i32 {
-        evaluate_cached(pos.chess(), self.pawn_cache)
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        if self.params.use_nnue {
+            debug_assert_eq!(self.acc[ply], self.net.refresh(pos.chess().board()));
+            let net = self.net.evaluate(&self.acc[ply], pos.turn());
+            if self.net.residual {
+                net + evaluate_cached(pos.chess(), self.pawn_cache)
+            } else {
+                net
+            }
+        } else {
+            evaluate_cached(pos.chess(), self.pawn_cache)
+        }
+    }
+
+    /// Plays `m` from the position at `ply`, first deriving the next ply's accumulators (with
+    /// `UseNnue`).
+    #[inline]
+    fn play(&mut self, pos: &mut Position, m: &Move, ply: usize) {
+        if self.params.use_nnue {
+            let (head, tail) = self.acc.split_at_mut(ply + 1);
+            self.net
+                .update_into(&head[ply], &mut tail[0], pos.turn(), m);
+        }
+        pos.play(m);
     }
 
     /// The static eval `raw` of `pos` corrected by the correction histories, with the keys
@@ -635,7 +669,7 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
 
         let key = pos.key();
@@ -674,7 +708,7 @@ impl<'a> Worker<'a> {
         } else {
             let raw = match tt_hit {
                 Some(h) => h.eval,
-                None => self.evaluate(pos),
+                None => self.evaluate(pos, ply),
             };
             let (corrected, keys) = self.corrected_eval(pos, side, raw);
             (raw, corrected, keys)
@@ -736,6 +770,9 @@ impl<'a> Worker<'a> {
                 && pos.play_null()
             {
                 self.stack[ply].pt = None;
+                if p.use_nnue {
+                    self.acc[ply + 1] = self.acc[ply].clone();
+                }
                 self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
                 let r = p.nmp_base + depth / p.nmp_depth_div;
                 let s = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
@@ -875,7 +912,7 @@ impl<'a> Worker<'a> {
             }
 
             let nodes_before = self.stats.nodes;
-            pos.play(&m);
+            self.play(pos, &m, ply);
             self.stack[ply].pt = Some(pt);
             self.stack[ply].mv = m16;
             self.stack[ply].quiet = quiet;

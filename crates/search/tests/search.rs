@@ -388,3 +388,34 @@ fn quiescence_stand_pat_on_the_tt_score_keeps_known_mates() {
 fn deeper_or_shallower_re_search_keeps_known_mates() {
     switch_keeps_known_mates("UseDeeper", 12);
 }
+
+/// With the neural evaluation on, searches of the bench positions (castling, en passant and
+/// promotions among their lines) return legal moves and repeat exactly; in this test build
+/// every evaluation also asserts that the accumulators the search updated move by move equal
+/// those computed from scratch (a `debug_assert` in the search).
+#[test]
+fn the_neural_evaluation_searches_with_exact_incremental_accumulators() {
+    let text = include_str!("../data/bench.epd");
+    for line in text.lines().filter(|l| !l.trim().is_empty()).take(24) {
+        let fen = line.split(';').next().expect("a line").trim();
+        let Ok(pos) = Position::from_fen(fen) else {
+            continue;
+        };
+        if pos.chess().legal_moves().is_empty() {
+            continue;
+        }
+        let run = || {
+            let stop = AtomicBool::new(false);
+            let mut s = Searcher::new(4);
+            s.params_mut()
+                .set_switch("UseNnue", true)
+                .expect("a switch");
+            let r = s.search(&pos, &depth(7), &stop, &mut |_| {});
+            (r.best, r.score, s.last_stats().nodes)
+        };
+        let (best, score, nodes) = run();
+        let best = best.expect("a legal move");
+        assert!(pos.chess().is_legal(best), "{fen}: {best:?}");
+        assert_eq!(run(), (Some(best), score, nodes), "{fen}");
+    }
+}

@@ -32,7 +32,7 @@ impl Worker<'_> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         let key = pos.key();
         let tt_hit = self.tt.probe(key, ply);
@@ -53,7 +53,7 @@ impl Worker<'_> {
         if !in_check {
             raw_eval = match tt_hit {
                 Some(h) => h.eval,
-                None => self.evaluate(pos),
+                None => self.evaluate(pos, ply),
             };
             let side = usize::from(pos.turn().is_black());
             static_eval = self.corrected_eval(pos, side, raw_eval).0;
@@ -101,7 +101,7 @@ impl Worker<'_> {
                 }
             }
             searched += 1;
-            pos.play(&m);
+            self.play(pos, &m, ply);
             let score = -self.qsearch(pos, -beta, -alpha, ply + 1);
             pos.undo();
             if self.stopped {
