@@ -96,18 +96,21 @@ pub fn set_targets(data: &mut [Position], lambda: f32, score_scale: f32) {
 pub fn select(samples: &[Sample], max_score: f64) -> Vec<(Position, u64)> {
     samples
         .iter()
-        .filter_map(|s| {
-            let score = s.score?;
-            if score.abs() > max_score || s.pos.is_check() {
-                return None;
-            }
-            let leaf = clio_texel::quiet::quiet_leaf(&s.pos)?;
-            if leaf.board() != s.pos.board() {
-                return None;
-            }
-            Some((encode(&s.pos, score, s.result)?, s.opening))
-        })
+        .filter_map(|s| Some((trainable(&s.pos, s.score?, s.result, max_score)?, s.opening)))
         .collect()
+}
+
+/// `pos` encoded with its score and result if it trains: its score is no larger than
+/// `max_score`, it is not in check and it is quiet (its quiescence leaf is itself).
+fn trainable(pos: &Chess, score: f64, result: f64, max_score: f64) -> Option<Position> {
+    if score.abs() > max_score || pos.is_check() {
+        return None;
+    }
+    let leaf = clio_texel::quiet::quiet_leaf(pos)?;
+    if leaf.board() != pos.board() {
+        return None;
+    }
+    encode(pos, score, result)
 }
 
 /// Reads labelled positions, one a line: `FEN [result] CP`, the result White's (`[1.0]`,
@@ -193,16 +196,7 @@ fn read_lines(
         let pos: Chess = fen
             .into_position(CastlingMode::Standard)
             .with_context(|| format!("{}: illegal position", at()))?;
-        if cp.abs() > max_score || pos.is_check() {
-            continue;
-        }
-        let Some(leaf) = clio_texel::quiet::quiet_leaf(&pos) else {
-            continue;
-        };
-        if leaf.board() != pos.board() {
-            continue;
-        }
-        if let Some(p) = encode(&pos, cp, result) {
+        if let Some(p) = trainable(&pos, cp, result, max_score) {
             out.push((p, i as u64 / block.max(1)));
         }
     }
