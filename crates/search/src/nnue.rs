@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 use clio_board::shakmaty::{Board, CastlingSide, Color, Move, Role, Square};
 
 /// Neurons per side of the hidden layer.
-pub const HIDDEN: usize = 128;
+pub const HIDDEN: usize = 256;
 /// Input features: 2 colours × 6 roles × 64 squares.
 pub const FEATURES: usize = 768;
 /// The first layer's quantisation.
@@ -37,7 +37,7 @@ pub const MAGIC: &[u8; 8] = b"CLIONNUE";
 pub const MAGIC_RESIDUAL: &[u8; 8] = b"CLIONNUR";
 
 /// The network the engine ships (trained by `nnue-train`; see crates/nnue/README.md).
-static EMBEDDED: &[u8] = include_bytes!("../nets/clio-1.nnue");
+static EMBEDDED: &[u8] = include_bytes!("../nets/clio-2.nnue");
 
 /// A quantised network.
 #[derive(Clone)]
