@@ -1,7 +1,8 @@
 //! clio-board: a thin, fast layer over `shakmaty::Chess` — a position with an incrementally kept
 //! Zobrist key and repetition history, a compact 16-bit move, static exchange evaluation, a
-//! gives-check test, perft, and FEN/EPD parsing with errors that name the bad field.
+//! gives-check test, the pieces a move removes and places, perft, and FEN/EPD parsing with errors that name the bad field.
 
+mod changes;
 mod check;
 mod cuckoo;
 mod fen;
@@ -11,6 +12,7 @@ mod perft;
 mod position;
 mod see;
 
+pub use changes::PieceChanges;
 pub use check::gives_check;
 pub use fen::{parse_epd, parse_fen, parse_fen_in, FenError};
 pub use mv::Move16;

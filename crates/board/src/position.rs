@@ -3,11 +3,10 @@
 
 use shakmaty::{
     zobrist::{Zobrist64, ZobristValue},
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Piece, Position as _,
-    Role, Square,
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Position as _,
 };
 
-use crate::{fen::FenError, parse_fen};
+use crate::{fen::FenError, parse_fen, PieceChanges};
 
 /// A game position plus everything the search needs to play and unplay moves quickly.
 #[derive(Clone, Debug)]
@@ -37,34 +36,14 @@ impl Default for Position {
 /// of the side to move: everything of the key after `m` but castling rights and en passant.
 #[inline]
 fn pieces_and_turn_delta(us: Color, m: &Move) -> u64 {
-    let them = !us;
-    let turn = Zobrist64::zobrist_for_white_turn().0;
-    turn ^ match *m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            let moved = zpiece(from, us, role) ^ zpiece(to, us, promotion.unwrap_or(role));
-            capture.map_or(moved, |captured| moved ^ zpiece(to, them, captured))
-        }
-        Move::EnPassant { from, to } => {
-            let captured = Square::from_coords(to.file(), from.rank());
-            zpiece(from, us, Role::Pawn)
-                ^ zpiece(to, us, Role::Pawn)
-                ^ zpiece(captured, them, Role::Pawn)
-        }
-        Move::Castle { king, rook } => {
-            let side = CastlingSide::from_king_side(king < rook);
-            zpiece(king, us, Role::King)
-                ^ zpiece(side.king_to(us), us, Role::King)
-                ^ zpiece(rook, us, Role::Rook)
-                ^ zpiece(side.rook_to(us), us, Role::Rook)
-        }
-        Move::Put { .. } => 0,
-    }
+    let changes = PieceChanges::of(us, m);
+    changes
+        .removed()
+        .iter()
+        .chain(changes.added())
+        .fold(Zobrist64::zobrist_for_white_turn().0, |k, &(piece, sq)| {
+            k ^ Zobrist64::zobrist_for_piece(sq, piece).0
+        })
 }
 
 /// The key of `next`, the position after `m`, updated from `key`, the key of `prev`.
@@ -89,11 +68,6 @@ fn key_after(prev: &Chess, key: u64, next: &Chess, m: &Move) -> u64 {
         }
     }
     k
-}
-
-#[inline]
-fn zpiece(sq: Square, color: Color, role: Role) -> u64 {
-    Zobrist64::zobrist_for_piece(sq, Piece { color, role }).0
 }
 
 impl Position {

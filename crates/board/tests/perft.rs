@@ -3,7 +3,7 @@
 
 use clio_board::{
     gives_check, is_noisy, noisy_moves, parse_fen, partition_noisy, perft, perft_divide,
-    quiet_moves, Position,
+    quiet_moves, PieceChanges, Position,
 };
 use shakmaty::{EnPassantMode, Position as _};
 
@@ -173,4 +173,52 @@ fn game_moves_are_checked() {
     assert!(pos.play_uci_game_move("e2e5").unwrap_err().contains("e2e5"));
     assert!(pos.play_uci_game_move("xx").unwrap_err().contains("xx"));
     assert!(pos.play_uci_game_move("e2e4").is_ok());
+}
+
+/// Every move's `PieceChanges`, applied to the board before it, gives the board shakmaty's own
+/// `play` leaves (captures, en passant, promotions and castling all occur in perft.epd).
+#[test]
+fn piece_changes_turn_each_board_into_the_next_along_the_perft_walk() {
+    fn walk(pos: &shakmaty::Chess, depth: u32, seen: &mut [u64; 5]) {
+        if depth == 0 {
+            return;
+        }
+        for m in pos.legal_moves() {
+            let changes = PieceChanges::of(pos.turn(), &m);
+            let mut board = pos.board().clone();
+            for &(piece, sq) in changes.removed() {
+                assert_eq!(
+                    board.remove_piece_at(sq),
+                    Some(piece),
+                    "{m:?} removes {piece:?}"
+                );
+            }
+            for &(piece, sq) in changes.added() {
+                board.set_piece_at(sq, piece);
+            }
+            let next = pos.clone().play(m).expect("legal move");
+            assert_eq!(
+                &board,
+                next.board(),
+                "{m:?} from {}",
+                shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal)
+            );
+            seen[0] += 1;
+            seen[1] += u64::from(m.is_capture());
+            seen[2] += u64::from(m.is_en_passant());
+            seen[3] += u64::from(m.is_castle());
+            seen[4] += u64::from(m.is_promotion());
+            walk(&next, depth - 1, seen);
+        }
+    }
+    let mut seen = [0u64; 5];
+    for (fen, _) in cases() {
+        let pos = parse_fen(&fen).expect("perft.epd FEN");
+        walk(&pos, 3, &mut seen);
+    }
+    let [moves, captures, en_passant, castles, promotions] = seen;
+    assert!(
+        moves > 100_000 && captures > 0 && en_passant > 0 && castles > 0 && promotions > 0,
+        "{seen:?}"
+    );
 }

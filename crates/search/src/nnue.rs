@@ -19,7 +19,8 @@
 
 use std::sync::LazyLock;
 
-use clio_board::shakmaty::{Board, CastlingSide, Color, Move, Role, Square};
+use clio_board::shakmaty::{Board, Color, Piece, Role, Square};
+use clio_board::PieceChanges;
 
 /// Neurons per side of the hidden layer.
 pub const HIDDEN: usize = 256;
@@ -66,7 +67,21 @@ pub enum NetError {
     /// Too short or too long.
     #[error("{0} bytes; a network of {HIDDEN} neurons has {1}")]
     Size(usize, usize),
+    /// An output weight beyond ±`OUT_WEIGHT_MAX` (the trainer clips to ±1.98·QB = ±127).
+    #[error("output weight {value} at {index} is beyond ±{OUT_WEIGHT_MAX}")]
+    OutWeight {
+        /// Its index among the output weights.
+        index: usize,
+        /// The weight.
+        value: i16,
+    },
 }
+
+/// The largest output weight magnitude a network may have: with it, a clipped neuron times its
+/// weight (at most `QA · 128` = 32,640) fits in an `i16`, which lets [`Network::evaluate`]
+/// multiply in 16 bits and sum pairs in 32 (SSE2's `pmullw` and `pmaddwd`) with the same result
+/// as 32-bit products.
+pub const OUT_WEIGHT_MAX: i16 = 128;
 
 impl Network {
     /// The byte length of a network file of this build's shape.
@@ -100,8 +115,11 @@ impl Network {
             *b = next();
         }
         let mut out_weights = [0i16; 2 * HIDDEN];
-        for w in &mut out_weights {
+        for (index, w) in out_weights.iter_mut().enumerate() {
             *w = next();
+            if w.unsigned_abs() > OUT_WEIGHT_MAX.unsigned_abs() {
+                return Err(NetError::OutWeight { index, value: *w });
+            }
         }
         let tail = &bytes[bytes.len() - 4..];
         let out_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
@@ -154,71 +172,51 @@ impl Network {
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> i32 {
         let (us, them) = (&acc.v[turn as usize], &acc.v[(!turn) as usize]);
-        let mut sum = 0i32;
-        for (x, w) in us.iter().zip(&self.out_weights[..HIDDEN]) {
-            let v = i32::from(*x).clamp(0, QA);
-            sum += v * (v * i32::from(*w));
-        }
-        for (x, w) in them.iter().zip(&self.out_weights[HIDDEN..]) {
-            let v = i32::from(*x).clamp(0, QA);
-            sum += v * (v * i32::from(*w));
-        }
+        let (w_us, w_them) = self.out_weights.split_at(HIDDEN);
+        let (w_us, w_them) = (w_us.try_into(), w_them.try_into());
+        let (Ok(w_us), Ok(w_them)) = (w_us, w_them) else {
+            unreachable!("2 × HIDDEN output weights split in two halves of HIDDEN")
+        };
+        let sum = screlu_dot(us, w_us).wrapping_add(screlu_dot(them, w_them));
         (sum / QA + self.out_bias) * SCALE / (QA * QB)
     }
 
-    /// Writes to `next` the accumulators after `m`, played by `us` from the position whose
-    /// accumulators are `prev`.
+    /// Writes to `next` the accumulators after a move with these `changes`, from the position
+    /// whose accumulators are `prev`: one pass over each side's sums (read `prev`, subtract the
+    /// removed pieces' weights, add the placed ones', write `next`), not a copy and then a pass
+    /// per piece.
     #[inline]
-    pub fn update_into(&self, prev: &Accumulator, next: &mut Accumulator, us: Color, m: &Move) {
-        next.v = prev.v;
-        let them = !us;
-        let mut adds: [(Color, Role, Square); 2] = [(us, Role::Pawn, Square::A1); 2];
-        let mut subs: [(Color, Role, Square); 2] = [(us, Role::Pawn, Square::A1); 2];
-        let (na, ns) = match *m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                adds[0] = (us, promotion.unwrap_or(role), to);
-                subs[0] = (us, role, from);
-                match capture {
-                    Some(c) => {
-                        subs[1] = (them, c, to);
-                        (1, 2)
-                    }
-                    None => (1, 1),
-                }
-            }
-            Move::EnPassant { from, to } => {
-                adds[0] = (us, Role::Pawn, to);
-                subs[0] = (us, Role::Pawn, from);
-                subs[1] = (
-                    them,
-                    Role::Pawn,
-                    Square::from_coords(to.file(), from.rank()),
-                );
-                (1, 2)
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::from_king_side(king < rook);
-                adds[0] = (us, Role::King, side.king_to(us));
-                adds[1] = (us, Role::Rook, side.rook_to(us));
-                subs[0] = (us, Role::King, king);
-                subs[1] = (us, Role::Rook, rook);
-                (2, 2)
-            }
-            Move::Put { .. } => (0, 0),
-        };
+    pub fn apply(&self, prev: &Accumulator, next: &mut Accumulator, changes: &PieceChanges) {
+        let (removed, added) = (changes.removed(), changes.added());
         for persp in Color::ALL {
-            let v = &mut next.v[persp as usize];
-            for &(c, r, sq) in &subs[..ns] {
-                sub(v, &self.ft_weights[feature(persp, c, r, sq)]);
-            }
-            for &(c, r, sq) in &adds[..na] {
-                add(v, &self.ft_weights[feature(persp, c, r, sq)]);
+            let (src, dst) = (&prev.v[persp as usize], &mut next.v[persp as usize]);
+            let w =
+                |&(p, sq): &(Piece, Square)| &self.ft_weights[feature(persp, p.color, p.role, sq)];
+            match (removed, added) {
+                ([r0], [a0]) => {
+                    let (r0, a0) = (w(r0), w(a0));
+                    for i in 0..HIDDEN {
+                        dst[i] = src[i].wrapping_sub(r0[i]).wrapping_add(a0[i]);
+                    }
+                }
+                ([r0, r1], [a0]) => {
+                    let (r0, r1, a0) = (w(r0), w(r1), w(a0));
+                    for i in 0..HIDDEN {
+                        dst[i] = src[i]
+                            .wrapping_sub(r0[i])
+                            .wrapping_sub(r1[i])
+                            .wrapping_add(a0[i]);
+                    }
+                }
+                _ => {
+                    *dst = *src;
+                    for r in removed {
+                        sub(dst, w(r));
+                    }
+                    for a in added {
+                        add(dst, w(a));
+                    }
+                }
             }
         }
     }
@@ -253,6 +251,51 @@ fn sub(v: &mut [i16; HIDDEN], w: &[i16; HIDDEN]) {
         *a = a.wrapping_sub(*b);
     }
 }
+
+/// Σ clamp(x, 0, QA)² · w over one side's sums, wrapping in `i32`: the clipped value times
+/// the weight in 16 bits (exact, as |w| ≤ `OUT_WEIGHT_MAX`), then times the clipped value
+/// again and summed in pairs into 32 bits (SSE2's `pmullw` and `pmaddwd`, eight neurons an
+/// instruction). The compiler does not find that form on its own: it widens to 32 bits first,
+/// four neurons an instruction.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    use std::arch::x86_64::{
+        _mm_add_epi32, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_madd_epi16, _mm_max_epi16,
+        _mm_min_epi16, _mm_mullo_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_shuffle_epi32,
+    };
+    const { assert!(HIDDEN.is_multiple_of(8)) };
+    // SAFETY: SSE2 is part of every x86_64 target; each load reads 8 `i16`s at an offset
+    // below HIDDEN - 7 of a `[i16; HIDDEN]` (unaligned loads, so any address will do).
+    unsafe {
+        let (zero, qa) = (_mm_setzero_si128(), _mm_set1_epi16(QA as i16));
+        let mut sum = _mm_setzero_si128();
+        for i in (0..HIDDEN).step_by(8) {
+            let x = _mm_loadu_si128(acc.as_ptr().add(i).cast());
+            let w = _mm_loadu_si128(weights.as_ptr().add(i).cast());
+            let v = _mm_min_epi16(_mm_max_epi16(x, zero), qa);
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(v, _mm_mullo_epi16(v, w)));
+        }
+        let sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b01_00_11_10>(sum));
+        let sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b10_11_00_01>(sum));
+        _mm_cvtsi128_si32(sum)
+    }
+}
+
+/// `screlu_dot` in plain Rust: the same sum, for other targets (and as the tests' reference).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline]
+fn screlu_dot_plain(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    let mut sum = 0i32;
+    for (x, w) in acc.iter().zip(weights) {
+        let v = (*x).clamp(0, QA as i16);
+        sum = sum.wrapping_add(i32::from(v) * i32::from(v.wrapping_mul(*w)));
+    }
+    sum
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use screlu_dot_plain as screlu_dot;
 
 /// The input index of a `color` `role` on `sq` seen from `persp`: own pieces first, then the
 /// other side's, by role (pawn first) and square, the board mirrored vertically for Black.
@@ -340,6 +383,58 @@ mod tests {
             Network::from_bytes(short),
             Err(NetError::Size(..))
         ));
+        let mut wide = NETWORK.clone();
+        wide.out_weights[5] = 129;
+        assert_eq!(
+            Network::from_bytes(&wide.to_bytes()).err(),
+            Some(NetError::OutWeight {
+                index: 5,
+                value: 129
+            })
+        );
+        wide.out_weights[5] = -128;
+        assert!(Network::from_bytes(&wide.to_bytes()).is_ok());
+    }
+
+    /// The 16-bit evaluation equals the formula in 64-bit arithmetic, Σ clamp(x)² · w, for
+    /// random accumulators over the whole i16 range and output weights at ±`OUT_WEIGHT_MAX`.
+    #[test]
+    fn evaluation_equals_the_wide_formula() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let mut net = NETWORK.clone();
+        for _ in 0..200 {
+            for w in &mut net.out_weights {
+                *w = rng.gen_range(-OUT_WEIGHT_MAX..=OUT_WEIGHT_MAX);
+            }
+            net.out_weights[0] = OUT_WEIGHT_MAX;
+            net.out_weights[1] = -OUT_WEIGHT_MAX;
+            let mut acc = Accumulator::default();
+            for side in &mut acc.v {
+                for x in side.iter_mut() {
+                    *x = rng.gen_range(-400..400);
+                }
+                side[0] = i16::MAX;
+                side[1] = QA as i16;
+            }
+            for turn in Color::ALL {
+                let (us, them) = (&acc.v[turn as usize], &acc.v[(!turn) as usize]);
+                let wide: i64 = us
+                    .iter()
+                    .chain(them)
+                    .zip(&net.out_weights)
+                    .map(|(x, w)| i64::from(*x).clamp(0, QA.into()).pow(2) * i64::from(*w))
+                    .sum();
+                let wide = (wide / i64::from(QA) + i64::from(net.out_bias)) * i64::from(SCALE)
+                    / i64::from(QA * QB);
+                assert_eq!(i64::from(net.evaluate(&acc, turn)), wide);
+                let (w_us, w_them) = net.out_weights.split_at(HIDDEN);
+                let plain = screlu_dot_plain(us, w_us.try_into().expect("HIDDEN"))
+                    + screlu_dot_plain(them, w_them.try_into().expect("HIDDEN"));
+                let fast = screlu_dot(us, w_us.try_into().expect("HIDDEN"))
+                    + screlu_dot(them, w_them.try_into().expect("HIDDEN"));
+                assert_eq!(fast, plain);
+            }
+        }
     }
 
     /// Every move of every bench and perft position and of their children (castling, en
@@ -355,13 +450,13 @@ mod tests {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
                 let mut next = Accumulator::default();
-                net.update_into(&acc, &mut next, pos.turn(), &m);
+                net.apply(&acc, &mut next, &PieceChanges::of(pos.turn(), &m));
                 assert_eq!(next, net.refresh(child.board()), "{m:?}");
                 for m2 in child.legal_moves() {
                     let mut grandchild = child.clone();
                     grandchild.play_unchecked(m2);
                     let mut after = Accumulator::default();
-                    net.update_into(&next, &mut after, child.turn(), &m2);
+                    net.apply(&next, &mut after, &PieceChanges::of(child.turn(), &m2));
                     assert_eq!(after, net.refresh(grandchild.board()), "{m:?} {m2:?}");
                     checked += 1;
                 }

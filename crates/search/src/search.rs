@@ -10,7 +10,7 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 
 use clio_board::shakmaty::{Move, Position as _};
-use clio_board::{see_ge, Move16, Position};
+use clio_board::{see_ge, Move16, PieceChanges, Position};
 
 use crate::eval::{attacks_of, evaluate_cached, PawnCache};
 use crate::history::{
@@ -334,8 +334,13 @@ struct Worker<'a> {
     root_score: i32,
     /// This thread's cache of the evaluation's pawn-only part.
     pawn_cache: &'a mut PawnCache,
-    /// The network's accumulators of the position at each ply (with `UseNnue`).
+    /// The network's accumulators of the position at each ply (with `UseNnue`), brought up to
+    /// date only when a position is evaluated (Stockfish's lazy updates): a node cut off by the
+    /// TT, a draw or a TT hit that carries the evaluation never pays for its own.
     acc: Vec<Accumulator>,
+    /// For each ply of the current line, `None` when `acc[ply]` is up to date, else the board
+    /// changes of the move that led to it from `ply - 1` (the root's is always up to date).
+    acc_pending: Vec<Option<PieceChanges>>,
     /// The network (with `UseNnue`).
     net: &'static Network,
 }
@@ -382,6 +387,7 @@ impl<'a> Worker<'a> {
             root_score: 0,
             pawn_cache,
             acc: vec![Accumulator::default(); MAX_PLY + 8],
+            acc_pending: vec![None; MAX_PLY + 8],
             net: &NETWORK,
         }
     }
@@ -401,6 +407,7 @@ impl<'a> Worker<'a> {
             .clamp(1, MAX_PLY as i32 - 1);
         if self.params.use_nnue {
             self.acc[0] = self.net.refresh(root.chess().board());
+            self.acc_pending[0] = None;
         }
         let mut best = fallback;
         let mut ponder = None;
@@ -591,6 +598,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         if self.params.use_nnue {
+            self.catch_up(ply);
             debug_assert_eq!(self.acc[ply], self.net.refresh(pos.chess().board()));
             let net = self.net.evaluate(&self.acc[ply], pos.turn());
             if self.net.residual {
@@ -603,14 +611,28 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Plays `m` from the position at `ply`, first deriving the next ply's accumulators (with
-    /// `UseNnue`).
+    /// Brings `acc[ply]` up to date: from the nearest ply of the line whose accumulators are,
+    /// applies each later ply's pending move.
+    #[inline]
+    fn catch_up(&mut self, ply: usize) {
+        let mut from = ply;
+        while from > 0 && self.acc_pending[from].is_some() {
+            from -= 1;
+        }
+        for j in from + 1..=ply {
+            if let Some(changes) = self.acc_pending[j].take() {
+                let (head, tail) = self.acc.split_at_mut(j);
+                self.net.apply(&head[j - 1], &mut tail[0], &changes);
+            }
+        }
+    }
+
+    /// Plays `m` from the position at `ply`, first noting the next ply's accumulators as
+    /// pending on `m`'s board changes (with `UseNnue`).
     #[inline]
     fn play(&mut self, pos: &mut Position, m: &Move, ply: usize) {
         if self.params.use_nnue {
-            let (head, tail) = self.acc.split_at_mut(ply + 1);
-            self.net
-                .update_into(&head[ply], &mut tail[0], pos.turn(), m);
+            self.acc_pending[ply + 1] = Some(PieceChanges::of(pos.turn(), m));
         }
         pos.play(m);
     }
@@ -771,7 +793,7 @@ impl<'a> Worker<'a> {
             {
                 self.stack[ply].pt = None;
                 if p.use_nnue {
-                    self.acc[ply + 1] = self.acc[ply].clone();
+                    self.acc_pending[ply + 1] = Some(PieceChanges::NONE);
                 }
                 self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
                 let r = p.nmp_base + depth / p.nmp_depth_div;
