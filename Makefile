@@ -89,7 +89,7 @@ ABLATION_FLIPS     ?= UseHistory=false UseMalus=false UseRelativeHistory=true Us
                       UseCountermove=false UseContHist1=false UseContHist2=false UseContHist3=false \
                       UseContHist4=false UseContHist6=false UsePawnHist=false UseCaptureHistory=false \
                       UseHistoryLmr=false UseHistoryPruning=false UseThreatHist=false \
-                      UseContHistSplit=false LowPlyWeight=0 PrevEvalMul=0
+                      UseContHistSplit=false UseCorrHist=false LowPlyWeight=0 PrevEvalMul=0
 ABLATION_LIMIT     ?= --nodes 5000
 ABLATION_ROW_GAMES ?= 300
 ABLATION_OPENINGS  ?= openings/clio-uho.epd

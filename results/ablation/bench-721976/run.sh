@@ -1,0 +1,8 @@
+#!/bin/bash
+# The Elo of every history heuristic under the neural evaluation: `make ablation-elo` on the
+# engine at bench 721,976 (a940507, the 256-neuron network; .dev/clio-721976 is its plain
+# release build), 10,000 nodes a move, UHO book, fishtest's adjudication, [0, 10] nElo, seed 22.
+# Resumes from state*.json; raise --row-games to play the undecided rows on.
+cd "$(dirname "$0")/../../.."
+d=results/ablation/bench-721976
+exec .dev/arena ablate --engine-cmd .dev/clio-721976 --name clio --flip UseHistory=false --flip UseMalus=false --flip UseRelativeHistory=true --flip UseKillers=false --flip UseCountermove=false --flip UseContHist1=false --flip UseContHist2=false --flip UseContHist3=false --flip UseContHist4=false --flip UseContHist6=false --flip UsePawnHist=false --flip UseCaptureHistory=false --flip UseHistoryLmr=false --flip UseHistoryPruning=false --flip UseThreatHist=false --flip UseContHistSplit=false --flip UseCorrHist=false --flip LowPlyWeight=0 --flip PrevEvalMul=0 --flip "all history off:UseHistory=false,UseMalus=false,UseKillers=false,UseCountermove=false,UseContHist1=false,UseContHist2=false,UseContHist3=false,UseContHist4=false,UseContHist6=false,UsePawnHist=false,UseCaptureHistory=false,UseHistoryLmr=false,UseHistoryPruning=false,LowPlyWeight=0,PrevEvalMul=0" --nodes 10000 --concurrency 2 --elo0 0 --elo1 10 --row-games ${ROW_GAMES:-400} --openings openings/clio-uho.epd --seed 22 --resign movecount=3,score=600 --draw movenumber=34,movecount=8,score=20 --state $d/state.json --pgn $d/games.pgn --rating-interval 0 --markdown $d/table.md --json $d/table.json --plot $d/table.svg
