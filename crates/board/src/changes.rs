@@ -3,6 +3,15 @@
 
 use shakmaty::{CastlingSide, Color, Move, Piece, Role, Square};
 
+/// What fills an unused slot of [`PieceChanges`]; never read.
+const UNUSED: (Piece, Square) = (
+    Piece {
+        color: Color::White,
+        role: Role::Pawn,
+    },
+    Square::A1,
+);
+
 /// The board changes of one move: at most two pieces removed and two placed (a castling moves
 /// king and rook; a capture removes the mover from its square and the captured piece).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,20 +25,8 @@ pub struct PieceChanges {
 impl PieceChanges {
     /// No change: the null move's.
     pub const NONE: PieceChanges = PieceChanges {
-        removed: [(
-            Piece {
-                color: Color::White,
-                role: Role::Pawn,
-            },
-            Square::A1,
-        ); 2],
-        added: [(
-            Piece {
-                color: Color::White,
-                role: Role::Pawn,
-            },
-            Square::A1,
-        ); 2],
+        removed: [UNUSED; 2],
+        added: [UNUSED; 2],
         n_removed: 0,
         n_added: 0,
     };

@@ -1,6 +1,7 @@
 //! clio-board: a thin, fast layer over `shakmaty::Chess` — a position with an incrementally kept
 //! Zobrist key and repetition history, a compact 16-bit move, static exchange evaluation, a
-//! gives-check test, the pieces a move removes and places, perft, and FEN/EPD parsing with errors that name the bad field.
+//! gives-check test, the pieces a move removes and places, perft, and FEN/EPD parsing with errors
+//! that name the bad field.
 
 mod changes;
 mod check;

@@ -363,8 +363,8 @@ impl Model {
         for (b, x) in ft_bias.iter_mut().zip(&self.b1) {
             *b = q(*x, QA);
         }
-        let mut out_weights = [0i16; 2 * HIDDEN];
-        for (w, x) in out_weights.iter_mut().zip(&self.w2) {
+        let mut out_weights = [[0i16; HIDDEN]; 2];
+        for (w, x) in out_weights.iter_mut().flatten().zip(&self.w2) {
             *w = q(*x, QB);
         }
         Network {

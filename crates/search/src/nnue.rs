@@ -47,8 +47,8 @@ pub struct Network {
     pub ft_weights: Vec<[i16; HIDDEN]>,
     /// First layer's biases.
     pub ft_bias: [i16; HIDDEN],
-    /// Output weights: the side to move's neurons, then the other side's.
-    pub out_weights: [i16; 2 * HIDDEN],
+    /// Output weights: `[0]` for the side to move's neurons, `[1]` for the other side's.
+    pub out_weights: [[i16; HIDDEN]; 2],
     /// Output bias, at `QA·QB`.
     pub out_bias: i32,
     /// Whether the output is a correction added to the hand-written evaluation.
@@ -70,7 +70,7 @@ pub enum NetError {
     /// An output weight beyond ±`OUT_WEIGHT_MAX` (the trainer clips to ±1.98·QB = ±127).
     #[error("output weight {value} at {index} is beyond ±{OUT_WEIGHT_MAX}")]
     OutWeight {
-        /// Its index among the output weights.
+        /// Its index among the output weights (the side to move's `HIDDEN` first, as in the file).
         index: usize,
         /// The weight.
         value: i16,
@@ -114,8 +114,8 @@ impl Network {
         for b in &mut ft_bias {
             *b = next();
         }
-        let mut out_weights = [0i16; 2 * HIDDEN];
-        for (index, w) in out_weights.iter_mut().enumerate() {
+        let mut out_weights = [[0i16; HIDDEN]; 2];
+        for (index, w) in out_weights.iter_mut().flatten().enumerate() {
             *w = next();
             if w.unsigned_abs() > OUT_WEIGHT_MAX.unsigned_abs() {
                 return Err(NetError::OutWeight { index, value: *w });
@@ -142,7 +142,7 @@ impl Network {
             .iter()
             .flatten()
             .chain(&self.ft_bias)
-            .chain(&self.out_weights);
+            .chain(self.out_weights.iter().flatten());
         for w in words {
             out.extend_from_slice(&w.to_le_bytes());
         }
@@ -172,11 +172,7 @@ impl Network {
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> i32 {
         let (us, them) = (&acc.v[turn as usize], &acc.v[(!turn) as usize]);
-        let (w_us, w_them) = self.out_weights.split_at(HIDDEN);
-        let (w_us, w_them) = (w_us.try_into(), w_them.try_into());
-        let (Ok(w_us), Ok(w_them)) = (w_us, w_them) else {
-            unreachable!("2 × HIDDEN output weights split in two halves of HIDDEN")
-        };
+        let [w_us, w_them] = &self.out_weights;
         let sum = screlu_dot(us, w_us).wrapping_add(screlu_dot(them, w_them));
         (sum / QA + self.out_bias) * SCALE / (QA * QB)
     }
@@ -341,7 +337,7 @@ mod tests {
         for b in &mut net.ft_bias {
             *b = rng.gen_range(-60..200);
         }
-        for w in &mut net.out_weights {
+        for w in net.out_weights.iter_mut().flatten() {
             *w = rng.gen_range(-126..=126);
         }
         net.out_bias = rng.gen_range(-5000..5000);
@@ -384,7 +380,7 @@ mod tests {
             Err(NetError::Size(..))
         ));
         let mut wide = NETWORK.clone();
-        wide.out_weights[5] = 129;
+        wide.out_weights[0][5] = 129;
         assert_eq!(
             Network::from_bytes(&wide.to_bytes()).err(),
             Some(NetError::OutWeight {
@@ -392,7 +388,17 @@ mod tests {
                 value: 129
             })
         );
-        wide.out_weights[5] = -128;
+        wide.out_weights[0][5] = -128;
+        assert!(Network::from_bytes(&wide.to_bytes()).is_ok());
+        wide.out_weights[1][2] = -130;
+        assert_eq!(
+            Network::from_bytes(&wide.to_bytes()).err(),
+            Some(NetError::OutWeight {
+                index: HIDDEN + 2,
+                value: -130
+            })
+        );
+        wide.out_weights[1][2] = 0;
         assert!(Network::from_bytes(&wide.to_bytes()).is_ok());
     }
 
@@ -403,11 +409,11 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
         let mut net = NETWORK.clone();
         for _ in 0..200 {
-            for w in &mut net.out_weights {
+            for w in net.out_weights.iter_mut().flatten() {
                 *w = rng.gen_range(-OUT_WEIGHT_MAX..=OUT_WEIGHT_MAX);
             }
-            net.out_weights[0] = OUT_WEIGHT_MAX;
-            net.out_weights[1] = -OUT_WEIGHT_MAX;
+            net.out_weights[0][0] = OUT_WEIGHT_MAX;
+            net.out_weights[1][1] = -OUT_WEIGHT_MAX;
             let mut acc = Accumulator::default();
             for side in &mut acc.v {
                 for x in side.iter_mut() {
@@ -421,17 +427,15 @@ mod tests {
                 let wide: i64 = us
                     .iter()
                     .chain(them)
-                    .zip(&net.out_weights)
+                    .zip(net.out_weights.iter().flatten())
                     .map(|(x, w)| i64::from(*x).clamp(0, QA.into()).pow(2) * i64::from(*w))
                     .sum();
                 let wide = (wide / i64::from(QA) + i64::from(net.out_bias)) * i64::from(SCALE)
                     / i64::from(QA * QB);
                 assert_eq!(i64::from(net.evaluate(&acc, turn)), wide);
-                let (w_us, w_them) = net.out_weights.split_at(HIDDEN);
-                let plain = screlu_dot_plain(us, w_us.try_into().expect("HIDDEN"))
-                    + screlu_dot_plain(them, w_them.try_into().expect("HIDDEN"));
-                let fast = screlu_dot(us, w_us.try_into().expect("HIDDEN"))
-                    + screlu_dot(them, w_them.try_into().expect("HIDDEN"));
+                let [w_us, w_them] = &net.out_weights;
+                let plain = screlu_dot_plain(us, w_us) + screlu_dot_plain(them, w_them);
+                let fast = screlu_dot(us, w_us) + screlu_dot(them, w_them);
                 assert_eq!(fast, plain);
             }
         }
