@@ -1,0 +1,6 @@
+#!/bin/bash
+# n1tune: the nineteen history-family constants and search margins SPSA tuned at 15,000 nodes
+# under the network (tuning/net1.toml, tuning/results/net1/tuned.toml) against the defaults, on
+# one binary: .dev/clio-pgo, the profile-guided build of main (bench 721,976).
+cd "$(dirname "$0")/../../.."
+exec .dev/arena sprt --dev-cmd .dev/clio-pgo --base-cmd .dev/clio-pgo --dev-name n1tune --base-name main --option Hash=16 --option Threads=1 --nodes 25000 --elo0 0 --elo1 10 --openings openings/clio-uho.epd --order random --resign movecount=3,score=600 --draw movenumber=34,movecount=8,score=20 --max-games 20000 --concurrency ${CONC:-2} --seed 207 --dev-option HistBonusMul=307 --dev-option HistBonusMax=2115 --dev-option HistMalusMul=314 --dev-option HistMalusMax=1946 --dev-option ContBonusMul=273 --dev-option CapBonusMul=249 --dev-option LmrHistDiv=7607 --dev-option HistPruneMargin=3181 --dev-option CorrBonusDiv=7 --dev-option PrevEvalMul=22 --dev-option LmrBase=38 --dev-option LmrDiv=245 --dev-option RfpMargin=58 --dev-option FpBase=120 --dev-option FpMul=123 --dev-option SeeQuietMul=72 --dev-option SeeNoisyMul=19 --dev-option QsFutilityMargin=147 --dev-option SeMargin=30 --state results/sprt/n1tune/state.json --json results/sprt/n1tune/result.json --plot results/sprt/n1tune/sprt.svg --pgn results/sprt/n1tune/games.pgn
