@@ -3,7 +3,8 @@
 //! result and the search score recorded in the PGN, and writes the quantised network file the
 //! engine embeds. Plain CPU training: Adam on mini-batches, the batch split across threads.
 
-use clio_board::shakmaty::{Chess, Color, Position as _};
+use clio_board::shakmaty::fen::Fen;
+use clio_board::shakmaty::{Chess, Color, EnPassantMode, Position as _};
 use clio_search::nnue::{self, Network, FEATURES, HIDDEN, QA, QB, SCALE};
 use clio_texel::data::Sample;
 use rand::seq::SliceRandom;
@@ -31,6 +32,18 @@ pub struct Position {
     pub score: f32,
     /// The hand-written evaluation for the side to move, in centipawns (for comparison).
     pub hce: f32,
+}
+
+/// `FEN [result]` lines of `samples` (White's result, `1.0`, `0.5` or `0.0`; the en passant
+/// square only where a capture is legal), as arena's `--epdout` writes them: the input of
+/// `scripts/label.py`.
+pub fn epd_lines(samples: &[Sample]) -> String {
+    let mut out = String::new();
+    for s in samples {
+        let fen = Fen::from_position(&s.pos, EnPassantMode::Legal);
+        out.push_str(&format!("{fen} [{:.1}]\n", s.result));
+    }
+    out
 }
 
 /// `1 / (1 + e^−x)`.
@@ -573,6 +586,30 @@ mod tests {
             .into_iter()
             .map(|(p, _)| p)
             .collect())
+    }
+
+    /// `epd_lines` writes each position after each move as FEN (the en passant square only
+    /// where a capture is legal, as `--epdout` writes it) with White's result: the FENs of
+    /// these moves as the FEN standard gives them.
+    #[test]
+    fn every_position_of_a_game_is_written_with_its_result() {
+        let pgn = "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n\
+                   [Result \"1/2-1/2\"]\n\n1. e4 Nf6 2. e5 d5 1/2-1/2\n\n\
+                   [Result \"*\"]\n\n1. d4 *\n";
+        let (mut samples, mut stats) = (Vec::new(), clio_texel::data::ReadStats::default());
+        clio_texel::data::read_pgn(pgn.as_bytes(), "t.pgn", 0, &mut samples, &mut stats).unwrap();
+        assert_eq!((stats.games, stats.skipped_games), (2, 1));
+        let lines = epd_lines(&samples);
+        let want = [
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 [1.0]",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 [1.0]",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 [1.0]",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 [0.5]",
+            "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2 [0.5]",
+            "rnbqkb1r/pppppppp/5n2/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2 [0.5]",
+            "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3 [0.5]",
+        ];
+        assert_eq!(lines.lines().collect::<Vec<_>>(), want);
     }
 
     /// A labelled line trains from the side to move's view: with Black to move, the score
