@@ -3,6 +3,8 @@
 //! result and the search score recorded in the PGN, and writes the quantised network file the
 //! engine embeds. Plain CPU training: Adam on mini-batches, the batch split across threads.
 
+use std::fmt::Write as _;
+
 use clio_board::shakmaty::fen::Fen;
 use clio_board::shakmaty::{Chess, Color, EnPassantMode, Position as _};
 use clio_search::nnue::{self, Network, FEATURES, HIDDEN, QA, QB, SCALE};
@@ -41,7 +43,8 @@ pub fn epd_lines(samples: &[Sample]) -> String {
     let mut out = String::new();
     for s in samples {
         let fen = Fen::from_position(&s.pos, EnPassantMode::Legal);
-        out.push_str(&format!("{fen} [{:.1}]\n", s.result));
+        // Writing to a String cannot fail.
+        let _ = writeln!(out, "{fen} [{:.1}]", s.result);
     }
     out
 }

@@ -1,5 +1,5 @@
-//! `pgn2epd OUT.epd GAMES.pgn…`: every position of every game (after each move, the opening's
-//! own position and a game's first `--skip-plies` left out as `nnue-train` leaves them out),
+//! `pgn2epd OUT.epd GAMES.pgn…`: every position of every game (the one after each move; those
+//! after a game's first `--skip-plies` moves, none by default, left out),
 //! `FEN [result]` a line with White's result, as arena's `--epdout` writes them, for
 //! `crates/nnue/scripts/label.py`. Reads plain PGN (`-` for standard input, so that
 //! `zcat games.pgn.gz | pgn2epd out.epd -` reads compressed games) with texel's reader; games
