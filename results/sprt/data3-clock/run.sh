@@ -1,6 +1,6 @@
 #!/bin/bash
 # data3-clock: data3 (the network refitted to 11.26 M quiet positions, accepted at 25,000 nodes)
-# confirmed at a clock: 2+0.02, profile-guided builds (ci/pgo-build.sh) of the landing commit
+# confirmed at a clock: 2+0.02, profile-guided builds (ci/pgo-build.sh) of the landing commit 37ffb0a (reverted since)
 # (.dev/clio-data3-pgo, bench 577,895) and of main before it (.dev/clio-pgo, bench 721,976),
 # UHO, [0, 10] nElo, seed 211, two games at once on the otherwise idle 2-core machine.
 cd "$(dirname "$0")/../../.."
