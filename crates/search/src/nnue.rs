@@ -38,7 +38,7 @@ pub const MAGIC: &[u8; 8] = b"CLIONNUE";
 pub const MAGIC_RESIDUAL: &[u8; 8] = b"CLIONNUR";
 
 /// The network the engine ships (trained by `nnue-train`; see crates/nnue/README.md).
-static EMBEDDED: &[u8] = include_bytes!("../nets/clio-2.nnue");
+static EMBEDDED: &[u8] = include_bytes!("../nets/clio-3.nnue");
 
 /// A quantised network.
 #[derive(Clone)]

@@ -772,17 +772,21 @@ impl<'a> Worker<'a> {
         let lmp_div = if p.use_improving && !improving { 2 } else { 1 };
 
         if !pv_node && !in_check && ply > 0 {
-            // Reverse futility: far above beta at low depth, assume it holds.
+            let board = pos.chess().board();
+            let us = board.by_color(pos.turn());
+            let non_pawn = us & !(board.pawns() | board.kings());
+            // Reverse futility: far above beta at low depth, assume it holds. Not for a side
+            // with only its king and pawns, for the null move's reason: a bare king near the
+            // edge has few moves and each may be worse than its eval says (it misses mates:
+            // with `nets/clio-3.nnue` the two-rook mate in 2 took depth 12, not 3).
             if depth <= p.rfp_depth
+                && non_pawn.any()
                 && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return eval;
             }
             // Null move: pass, and if a reduced search still fails high, trust it.
-            let board = pos.chess().board();
-            let us = board.by_color(pos.turn());
-            let non_pawn = us & !(board.pawns() | board.kings());
             if depth >= p.nmp_min_depth
                 && excluded == Move16::NONE
                 && eval >= beta
