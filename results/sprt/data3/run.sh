@@ -4,7 +4,7 @@
 # random-walk openings of nnue1 and sffit (data2's 18,306 and 29,694 more), 24,000 more from
 # 12,000 new random-walk openings (book2), and every position of the 107,658 games in results/,
 # labelled by Stockfish 15.1 (train.log), against main's network.
-# 25,000 nodes, UHO, [0, 10] nElo, seed 210. Plain release builds: .dev/clio-A embeds A.nnue (kept as data3.nnue here),
+# 25,000 nodes, UHO, [0, 10] nElo, seed 210. Plain release builds: .dev/clio-A embeds A.nnue (crates/search/nets/clio-3.nnue since 48070d6),
 # .dev/clio is main (bench 721,976).
 # Data (kept out of git, under /work/nn):
 #   crates/nnue/scripts/gen.sh /work/nn/gen BOOK 48000   (BOOK: results/sprt/nnue1/book.epd.xz
