@@ -14,6 +14,8 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 
+use crate::db::recorder::{Meta, Recorder};
+use crate::db::{EngineRow, RunRow};
 use crate::engine::EngineConfig;
 use crate::plot::{Chart, Series};
 use crate::runner::args::{check_name, parse_option, parse_options, CommonArgs, SprtBoundsArgs};
@@ -220,6 +222,27 @@ pub fn run_ablate(a: &AblateArgs) -> anyhow::Result<i32> {
     let mut rows = Vec::new();
     let mut limits = String::new();
     let mut ending = Ending::Complete;
+    let mut parent = Recorder::start(
+        &Meta::new(&a.common.db, "ablate"),
+        RunRow {
+            name: a
+                .common
+                .db
+                .run_name
+                .clone()
+                .unwrap_or_else(|| format!("ablate {}", a.name)),
+            engines: vec![EngineRow {
+                name: a.name.clone(),
+                cmd: a.cmd.clone(),
+                options: common.clone(),
+                ..EngineRow::default()
+            }],
+            state_path: Some(crate::db::recorder::abs(&state)),
+            fingerprint: Some(format!("{:?} {:?}", a.flips, a.common.options)),
+            extra: Some(serde_json::json!({ "flips": a.flips })),
+            ..RunRow::default()
+        },
+    );
     for (i, flip) in flips.iter().enumerate() {
         let mut c = a.common.clone();
         c.state = Some(row_state_path(&state, i));
@@ -240,7 +263,8 @@ pub fn run_ablate(a: &AblateArgs) -> anyhow::Result<i32> {
             options: common.iter().cloned().chain(flip.options.clone()).collect(),
             ..dev.clone()
         };
-        let p = plan(
+        c.db.run_name = Some(flip.label.clone());
+        let mut p = plan(
             &c,
             vec![dev, base],
             vec![(0, 1)],
@@ -249,6 +273,11 @@ pub fn run_ablate(a: &AblateArgs) -> anyhow::Result<i32> {
             &format!("arena ablate: {}", flip.label),
         )?;
         limits = p.tc_text.clone();
+        p.record.parent_uid = parent.active().then(|| parent.row.uid.clone());
+        if parent.active() {
+            parent.row.tc = Some(limits.clone());
+            parent.write(&[], false);
+        }
         println!(
             "Row {} of {}: {} (base plays it)",
             i + 1,
@@ -257,11 +286,21 @@ pub fn run_ablate(a: &AblateArgs) -> anyhow::Result<i32> {
         );
         let (st, e) = run(&p)?;
         rows.push(Row::from_state(&flip.label, &st, &sprt));
+        parent.row.games = rows.iter().map(|r| r.games as i64).sum();
+        parent.row.extra = Some(
+            serde_json::json!({ "flips": a.flips, "sprt": sprt, "limits": limits, "rows": rows }),
+        );
+        parent.write(&[], false);
         if e == Ending::Interrupted {
             ending = e;
             break;
         }
     }
+    parent.finish(if ending == Ending::Interrupted {
+        "stopped"
+    } else {
+        "complete"
+    });
     let table = markdown(&rows, &sprt, &limits);
     println!("{table}");
     if let Some(path) = &a.markdown {

@@ -3,6 +3,7 @@
 
 pub mod ablate;
 pub mod book;
+pub mod db;
 pub mod engine;
 pub mod epd;
 pub mod game;
@@ -12,8 +13,11 @@ pub mod pgn;
 pub mod plot;
 pub mod refs;
 pub mod report;
+pub mod results_cmd;
+pub mod results_docs;
 pub mod runner;
 pub mod scheduler;
+pub mod serve;
 pub mod snapshot;
 pub mod spsa;
 pub mod state;

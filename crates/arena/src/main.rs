@@ -7,7 +7,9 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use clio_arena::ablate::{self, AblateArgs};
 use clio_arena::openings::{self, OpeningsArgs};
+use clio_arena::results_cmd::{self, ResultsArgs};
 use clio_arena::runner::commands::{self, MatchArgs, SprtArgs};
+use clio_arena::serve::{self, ServeArgs};
 use clio_arena::spsa::{self, SpsaArgs};
 use clio_arena::stats_cmd::{self, StatsArgs};
 
@@ -35,6 +37,10 @@ enum Command {
     Openings(Box<OpeningsArgs>),
     /// The Elo of each heuristic: one SPRT per flipped setting, defaults against flipped.
     Ablate(Box<AblateArgs>),
+    /// The results database: list, show, export and import runs; regenerate the result docs.
+    Results(Box<ResultsArgs>),
+    /// A local web page of the results database: the runs, live ones updating, a page per run.
+    Serve(Box<ServeArgs>),
 }
 
 /// Runs a subcommand; returns the process exit code.
@@ -47,6 +53,8 @@ fn dispatch(command: Command) -> anyhow::Result<i32> {
         Command::Spsa(a) => spsa::run(&a).map(|()| 0),
         Command::Openings(a) => openings::run(&a).map(|()| 0),
         Command::Ablate(a) => ablate::run_ablate(&a),
+        Command::Results(a) => results_cmd::run(&a),
+        Command::Serve(a) => serve::run(&a),
     }
 }
 

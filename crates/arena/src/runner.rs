@@ -24,6 +24,8 @@ use anyhow::{bail, Context};
 use shakmaty::Color;
 
 use crate::book::{Book, Sequence};
+use crate::db::recorder::{self, Recorder};
+use crate::db::{EngineRow, RunRow};
 use crate::engine::{Engine, EngineConfig};
 use crate::epd;
 use crate::game::{GameRecord, GameSettings};
@@ -73,6 +75,8 @@ pub struct Plan {
     pub json: Option<PathBuf>,
     /// SVG chart file.
     pub plot: Option<PathBuf>,
+    /// How the run is recorded in the results database.
+    pub record: crate::db::recorder::Meta,
 }
 
 /// How a run ended.
@@ -326,13 +330,117 @@ fn jobs<'a>(plan: &'a Plan, st: &State) -> impl Iterator<Item = PairJob> + Send 
         })
 }
 
-/// Runs the plan to its end; returns the final state and how it ended.
+/// The database row of a run as its plan describes it (figures come after each pair).
+fn initial_row(plan: &Plan) -> RunRow {
+    let abs = |p: &Option<PathBuf>| p.as_deref().map(recorder::abs);
+    let (a, b) = plan.pairings.first().copied().unwrap_or((0, 1));
+    let name = match plan.record.kind.as_str() {
+        "sprt" | "ablate-row" => format!(
+            "{} vs {}",
+            plan.engines.get(a).map_or("", |e| e.name.as_str()),
+            plan.engines.get(b).map_or("", |e| e.name.as_str())
+        ),
+        _ => plan
+            .engines
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect::<Vec<_>>()
+            .join(" vs "),
+    };
+    RunRow {
+        name,
+        tc: Some(plan.tc_text.clone()),
+        limits: serde_json::to_value(&plan.settings.limits).ok(),
+        adjudication: serde_json::to_value(&plan.settings.adjudication).ok(),
+        book: Some(format!(
+            "{} ({} openings)",
+            plan.book.path.display(),
+            plan.book.entries.len()
+        )),
+        seed: Some(plan.seed.to_string()),
+        book_order: plan.fingerprint.get("order").cloned(),
+        concurrency: Some(plan.concurrency as i64),
+        state_path: abs(&plan.state),
+        pgn_path: abs(&plan.pgn),
+        epd_path: abs(&plan.epdout),
+        fingerprint: serde_json::to_string(&plan.fingerprint).ok(),
+        engines: plan
+            .engines
+            .iter()
+            .map(|e| EngineRow {
+                name: e.name.clone(),
+                cmd: e.cmd.clone(),
+                args: e.args.clone(),
+                options: e.shared_options.iter().chain(&e.options).cloned().collect(),
+                ..EngineRow::default()
+            })
+            .collect(),
+        ..RunRow::default()
+    }
+}
+
+/// Writes the figures of `st` into the recorder: the first encounter's (a gauntlet's: the
+/// first engine's over all its encounters) and, with several, every encounter's.
+fn record_pair(rec: &mut Recorder, plan: &Plan, st: &State, snap: &Snapshot) {
+    if !rec.active() {
+        return;
+    }
+    if plan.pairings.len() > 1 {
+        let list: Vec<_> = plan
+            .pairings
+            .iter()
+            .enumerate()
+            .map(|(p, &(a, b))| {
+                let t = st.tallies.get(p).copied().unwrap_or_default();
+                recorder::encounter(&plan.engines[a].name, &plan.engines[b].name, &t)
+            })
+            .collect();
+        rec.row.extra = Some(recorder::encounters_extra(&list));
+        if plan.pairings.iter().all(|&(a, _)| a == 0) {
+            let all = st
+                .tallies
+                .iter()
+                .fold(Tally::default(), |acc, t| acc.merged(t));
+            rec.pair(&Snapshot::new(all, None), st);
+            return;
+        }
+    }
+    rec.pair(snap, st);
+}
+
+/// The database's status of a run that ended so.
+fn status_of(plan: &Plan, ending: Ending) -> &'static str {
+    match ending {
+        Ending::Decided(Decision::H0) => "H0",
+        Ending::Decided(Decision::H1) => "H1",
+        Ending::Complete if plan.sprt.is_none() => "complete",
+        _ => "stopped",
+    }
+}
+
+/// Runs the plan to its end; returns the final state and how it ended. The run is recorded
+/// in the results database its plan names (a failure to record is a warning, never a lost
+/// game).
 pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
     if plan.pairings.is_empty() {
         bail!("nothing to play: no pairings");
     }
     check_outputs(plan)?;
-    let mut st = open_state(plan)?;
+    let st = open_state(plan)?;
+    let mut rec = Recorder::start(&plan.record, initial_row(plan));
+    if rec.active() {
+        record_pair(&mut rec, plan, &st, &snapshot(plan, &st, 0));
+    }
+    let out = play(plan, st, &mut rec);
+    match &out {
+        Ok((_, ending)) => rec.finish(status_of(plan, *ending)),
+        Err(_) => rec.finish("stopped"),
+    }
+    out
+}
+
+/// Plays the pairs `st` has not counted; see [`run`].
+fn play(plan: &Plan, mut st: State, rec: &mut Recorder) -> anyhow::Result<(State, Ending)> {
     let session_start = Instant::now();
     let elapsed_before = st.elapsed_s;
 
@@ -410,6 +518,7 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
         if let Some(path) = &plan.state {
             st.save(path)?;
         }
+        record_pair(rec, plan, &st, &snap);
         let games_now = st.games();
         let secs = session_start.elapsed().as_secs_f64();
         let gpm = if secs > 0.0 {

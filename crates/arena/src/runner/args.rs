@@ -86,6 +86,8 @@ pub struct CommonArgs {
     /// Event name written to the PGN.
     #[arg(long, value_name = "NAME")]
     pub event: Option<String>,
+    #[command(flatten)]
+    pub db: crate::db::DbArgs,
 }
 
 /// The SPRT's hypotheses and error rates, shared by `arena sprt` and `arena ablate`.

@@ -12,6 +12,7 @@ use super::args::{
 };
 use super::{run, Ending, Plan};
 use crate::book::{Book, Sequence};
+use crate::db::recorder::Meta;
 use crate::engine::EngineConfig;
 use crate::game::{Adjudication, DrawRule, GameSettings, Limits, ResignRule, TimeControl};
 use crate::refs;
@@ -247,7 +248,44 @@ pub fn plan(
         state: c.state.clone(),
         json: c.json.clone(),
         plot: c.plot.clone(),
+        record: Meta {
+            max_games: Some(total_pairs.saturating_mul(2)),
+            ..Meta::new(&c.db, kind_of(event))
+        },
     })
+}
+
+/// The database's kind of a run from its default event name.
+fn kind_of(event: &str) -> &'static str {
+    match event {
+        "arena sprt" => "sprt",
+        "arena match" => "match",
+        "arena gauntlet" => "gauntlet",
+        e if e.starts_with("arena ablate") => "ablate-row",
+        _ => "match",
+    }
+}
+
+/// Where an engine built from `r` came from: the ref, its commit and the `Bench: N` of the
+/// commit's message (OpenBench's rule).
+fn provenance(repo: &Path, r: &Option<String>) -> (Option<String>, Option<String>, Option<u64>) {
+    let Some(r) = r else {
+        return (None, None, None);
+    };
+    let sha = refs::resolve(repo, r).ok();
+    let bench = sha.as_deref().and_then(|sha| {
+        let out = std::process::Command::new("git")
+            .arg("-C")
+            .arg(repo)
+            .args(["log", "-1", "--format=%B", sha])
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines()
+            .rev()
+            .find_map(|l| l.trim().strip_prefix("Bench:")?.trim().parse().ok())
+    });
+    (Some(r.clone()), sha, bench)
 }
 
 /// A display name from a ref: `/` and other unsafe characters become `-`.
@@ -355,7 +393,7 @@ pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
         options: common.into_iter().chain(base_opts).collect(),
         shared_options: Vec::new(),
     };
-    let plan = plan(
+    let mut plan = plan(
         &a.common,
         vec![dev, base],
         vec![(0, 1)],
@@ -363,6 +401,10 @@ pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
         Some(sprt),
         "arena sprt",
     )?;
+    plan.record.refs = vec![
+        provenance(&repo, &a.dev_ref),
+        provenance(&repo, &a.base_ref),
+    ];
     let (_, ending) = run(&plan)?;
     Ok(exit_code(ending))
 }

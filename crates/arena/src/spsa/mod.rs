@@ -15,6 +15,8 @@ pub mod sim;
 pub mod svg;
 pub mod tuner;
 
+use crate::db::recorder::{abs, Meta, Recorder};
+use crate::db::{EngineRow, IterationRow, RunRow};
 use std::fs::{self, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -66,6 +68,8 @@ pub struct SpsaArgs {
     /// Needed with `name, value` lines; with a digest it overrides the iteration its C gives.
     #[arg(long, value_name = "N", requires = "from_openbench")]
     pub openbench_games: Option<u64>,
+    #[command(flatten)]
+    pub db: crate::db::DbArgs,
 }
 
 /// Runs `arena spsa`.
@@ -139,9 +143,10 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
     } else {
         Tuner::new(&config)
     };
+    let mut rec = start_recording(args, &config, path, &files, &tuner);
     if !tuner.finished() {
         let mut eval = start_engines(&config, path)?;
-        let result = tune(args, &mut tuner, &mut eval, &files);
+        let result = tune(args, &mut tuner, &mut eval, &files, &mut rec);
         eval.quit();
         if eval.faults > 0 {
             println!(
@@ -149,10 +154,93 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
                 eval.faults, eval.games
             );
         }
+        if result.is_err() {
+            rec.finish("stopped");
+        }
         result?;
     }
+    record_totals(&mut rec, &tuner);
+    rec.finish(if tuner.finished() {
+        "complete"
+    } else {
+        "stopped"
+    });
     let engine = config.matches.engine.as_deref().unwrap_or("ENGINE");
     finish(&tuner, &files, engine)
+}
+
+/// The database row of an SPSA run: its campaign, engine and checkpoint.
+fn start_recording(
+    args: &SpsaArgs,
+    config: &Config,
+    path: &Path,
+    files: &Files,
+    tuner: &Tuner,
+) -> Recorder {
+    let m = &config.matches;
+    let name = path
+        .file_stem()
+        .map_or("spsa".into(), |s| s.to_string_lossy().into_owned());
+    let meta = Meta {
+        max_games: Some(config.spsa.iterations * u64::from(tuner.pairs) * 2),
+        ..Meta::new(&args.db, "spsa")
+    };
+    let row = RunRow {
+        name,
+        engines: vec![EngineRow {
+            name: "engine".into(),
+            cmd: m
+                .engine
+                .clone()
+                .or_else(|| m.git_ref.as_ref().map(|r| format!("ref {r}")))
+                .unwrap_or_default(),
+            options: config.fixed_options(),
+            git_ref: m.git_ref.clone(),
+            ..EngineRow::default()
+        }],
+        state_path: Some(abs(&files.checkpoint)),
+        seed: Some(config.spsa.seed.to_string()),
+        concurrency: Some(m.concurrency as i64),
+        fingerprint: serde_json::to_string(&config.fingerprint()).ok(),
+        extra: Some(serde_json::json!({
+            "campaign": abs(path),
+            "params": tuner.params.iter().map(|p| &p.name).collect::<Vec<_>>(),
+            "iterations": config.spsa.iterations,
+            "iterations_done": tuner.state.iterations_done,
+        })),
+        ..RunRow::default()
+    };
+    let mut rec = Recorder::start(&meta, row);
+    record_totals(&mut rec, tuner);
+    rec
+}
+
+/// The SPSA run's totals, θ and iteration count into its row.
+fn record_totals(rec: &mut Recorder, tuner: &Tuner) {
+    if !rec.active() {
+        return;
+    }
+    let t = &tuner.state.totals;
+    crate::db::recorder::set_figures(&mut rec.row, &crate::snapshot::Snapshot::new(*t, None));
+    rec.row.elapsed_s = Some(tuner.state.elapsed_s);
+    if let Some(x) = rec.row.extra.as_mut().and_then(|x| x.as_object_mut()) {
+        x.insert("iterations_done".into(), tuner.state.iterations_done.into());
+        x.insert("theta".into(), serde_json::json!(tuner.state.theta));
+    }
+}
+
+/// θ after the last iteration, by parameter name.
+fn theta_row(tuner: &Tuner) -> IterationRow {
+    let theta = tuner
+        .params
+        .iter()
+        .zip(&tuner.state.theta)
+        .map(|(p, v)| (p.name.clone(), serde_json::json!(v)))
+        .collect();
+    IterationRow {
+        iter: tuner.state.iterations_done as i64,
+        theta,
+    }
 }
 
 /// The files of a run.
@@ -260,6 +348,7 @@ fn tune(
     tuner: &mut Tuner,
     eval: &mut EngineMatch,
     files: &Files,
+    rec: &mut Recorder,
 ) -> anyhow::Result<()> {
     // Ctrl-C stops the games in flight; the iteration is dropped, the checkpoint stays.
     let (stop, _) = crate::scheduler::stop_flag();
@@ -305,6 +394,8 @@ fn tune(
         tuner.state.csv_bytes += row.len() as u64;
         tuner.state.elapsed_s = saved_elapsed + started.elapsed().as_secs_f64();
         tuner.state.save(&files.checkpoint)?;
+        record_totals(rec, tuner);
+        rec.write_with(&[], &[theta_row(tuner)], false);
         let t = &step.tally;
         let total = &tuner.state.totals;
         eprintln!(

@@ -5,9 +5,17 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The `arena` binary under test.
+/// The `arena` binary under test. Its runs are recorded in a scratch database shared by the
+/// tests (never the checkout's `results/arena.sqlite`), without bench probes.
 pub fn arena() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_arena"));
+    c.env("ARENA_DB", test_db()).env("ARENA_NO_BENCH", "1");
+    c
+}
+
+/// The scratch database every test's `arena` records into.
+pub fn test_db() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("arena-tests.sqlite")
 }
 
 /// The workspace root.
