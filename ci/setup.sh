@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs beyond the Rust toolchain: python-chess (the independent UCI
-# client and PGN reader) and Debian's stockfish (a reference engine). Idempotent; a missing
+# client and PGN reader), Debian's stockfish (a reference engine) and Debian's chromium (the
+# headless browser that renders `arena serve`'s pages in the tests). Idempotent; a missing
 # registry only skips the tests that need the tool, with a message.
 set -u
 if ! python3 -c 'import chess' >/dev/null 2>&1; then
@@ -13,5 +14,12 @@ if ! dpkg -s stockfish >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; th
   if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
   { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq stockfish; } >/dev/null 2>&1 \
     || echo "ci/setup: could not install stockfish" >&2
+fi
+if ! command -v chromium >/dev/null 2>&1 && ! dpkg -s chromium >/dev/null 2>&1 \
+  && command -v apt-get >/dev/null 2>&1; then
+  echo "ci/setup: installing Debian's chromium" >&2
+  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+  { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium; } >/dev/null 2>&1 \
+    || echo "ci/setup: could not install chromium" >&2
 fi
 exit 0

@@ -518,7 +518,7 @@ fn docs(check: bool, from: Option<&Path>) -> anyhow::Result<i32> {
     let mem = Db::open(Path::new(":memory:"))?;
     export::import_jsonl(&mem, &export)?;
     let runs = mem.runs()?;
-    let page = crate::results_docs::results_page(&runs, &db::EXPORT.to_string());
+    let page = crate::results_docs::results_page(&runs, db::EXPORT);
     let standing = crate::results_docs::standing(&runs);
     let readme_path = top.join(README);
     let readme = std::fs::read_to_string(&readme_path)

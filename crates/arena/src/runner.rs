@@ -350,8 +350,8 @@ fn initial_row(plan: &Plan) -> RunRow {
     RunRow {
         name,
         tc: Some(plan.tc_text.clone()),
-        limits: serde_json::to_value(&plan.settings.limits).ok(),
-        adjudication: serde_json::to_value(&plan.settings.adjudication).ok(),
+        limits: serde_json::to_value(plan.settings.limits).ok(),
+        adjudication: serde_json::to_value(plan.settings.adjudication).ok(),
         book: Some(format!(
             "{} ({} openings)",
             plan.book.path.display(),

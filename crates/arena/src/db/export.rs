@@ -1,6 +1,7 @@
 //! The database as text: one JSON object a run per line (`results/runs.jsonl`), oldest first,
-//! each with its chart points (thinned to at most [`MAX_POINTS`]) and SPSA iterations. The
-//! export is what the repository commits; `arena results import` reads it back.
+//! each with its chart points (thinned to at most [`MAX_POINTS`]) and SPSA iterations (thinned
+//! to at most [`MAX_ITERATIONS`]), their figures rounded to [`DECIMALS`] decimals so the file a
+//! repository commits stays small. `arena results import` reads it back.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -11,7 +12,13 @@ use super::record::{self, IterationRow, PointRow};
 use super::{Db, DbError, RunRow};
 
 /// Most chart points an exported run keeps (evenly spaced, the last one always).
-pub const MAX_POINTS: usize = 120;
+pub const MAX_POINTS: usize = 40;
+
+/// Most SPSA iterations an exported run keeps (evenly spaced, the last one always).
+pub const MAX_ITERATIONS: usize = 50;
+
+/// Decimals the figures of exported chart points and iterations keep.
+pub const DECIMALS: i32 = 2;
 
 /// Largest export line read back (a run with its points and iterations).
 const MAX_LINE: usize = 16 << 20;
@@ -41,6 +48,24 @@ pub fn thin<T: Clone>(points: &[T], max: usize) -> Vec<T> {
         .collect()
 }
 
+/// Rounds every non-integral number inside `v` to `decimals` decimals.
+fn round_floats(v: &mut serde_json::Value, decimals: i32) {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let scale = 10f64.powi(decimals);
+            if let Some(x) = n.as_f64().map(|x| (x * scale).round() / scale) {
+                if let Some(r) = serde_json::Number::from_f64(x) {
+                    *n = r;
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|x| round_floats(x, decimals)),
+        Value::Object(map) => map.values_mut().for_each(|x| round_floats(x, decimals)),
+        _ => {}
+    }
+}
+
 /// Every run of `db` as export lines, oldest first. Live details (process ids) are left out.
 pub fn export_lines(db: &Db) -> Result<Vec<String>, DbError> {
     let mut runs = db.runs()?;
@@ -49,7 +74,7 @@ pub fn export_lines(db: &Db) -> Result<Vec<String>, DbError> {
     for run in runs {
         let id = run.id.unwrap_or_default();
         let points = thin(&db.points(id)?, MAX_POINTS);
-        let iterations = db.iterations(id)?;
+        let iterations = thin(&db.iterations(id)?, MAX_ITERATIONS);
         let mut run = run;
         run.id = None;
         run.pid = None;
@@ -59,7 +84,14 @@ pub fn export_lines(db: &Db) -> Result<Vec<String>, DbError> {
             points,
             iterations,
         };
-        lines.push(serde_json::to_string(&e).map_err(|e| DbError::Invalid(e.to_string()))?);
+        let bad = |e: serde_json::Error| DbError::Invalid(e.to_string());
+        let mut v = serde_json::to_value(&e).map_err(bad)?;
+        for key in ["points", "iterations"] {
+            if let Some(list) = v.get_mut(key) {
+                round_floats(list, DECIMALS);
+            }
+        }
+        lines.push(serde_json::to_string(&v).map_err(bad)?);
     }
     Ok(lines)
 }

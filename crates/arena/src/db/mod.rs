@@ -36,13 +36,13 @@ pub const EXPORT: &str = "results/runs.jsonl";
 pub struct DbArgs {
     /// Results database [default: $ARENA_DB, else results/arena.sqlite at the top of the git
     /// checkout holding the current directory, else ~/.local/share/arena/arena.sqlite].
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", global = true)]
     pub db: Option<PathBuf>,
     /// Do not record this run in the results database.
-    #[arg(long, conflicts_with = "db")]
+    #[arg(long, conflicts_with = "db", global = true)]
     pub no_db: bool,
     /// The run's name in the database [default: dev vs base, or the engines' names].
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", global = true)]
     pub run_name: Option<String>,
 }
 

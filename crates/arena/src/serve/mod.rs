@@ -6,7 +6,6 @@
 //! charts are the SVGs `--plot` writes, made by the server. Bad requests get a 4xx answer.
 
 use std::io::Cursor;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
