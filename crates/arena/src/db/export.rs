@@ -54,7 +54,7 @@ fn round_floats(v: &mut serde_json::Value, decimals: i32) {
     match v {
         Value::Number(n) if n.is_f64() => {
             let scale = 10f64.powi(decimals);
-            if let Some(x) = n.as_f64().map(|x| (x * scale).round() / scale) {
+            if let Some(x) = n.as_f64().map(|x| (x * scale).round() / scale + 0.0) {
                 if let Some(r) = serde_json::Number::from_f64(x) {
                     *n = r;
                 }
