@@ -128,6 +128,9 @@ pub struct Recorder {
     db: Option<Db>,
     /// The row as last written.
     pub row: RunRow,
+    /// Time spent writing pairs, and how many.
+    spent: std::time::Duration,
+    pairs: u32,
 }
 
 impl Recorder {
@@ -136,6 +139,8 @@ impl Recorder {
         Recorder {
             db: None,
             row: RunRow::default(),
+            spent: std::time::Duration::ZERO,
+            pairs: 0,
         }
     }
 
@@ -211,7 +216,11 @@ impl Recorder {
         if let Some(name) = &meta.name {
             row.name = name.clone();
         }
-        let mut rec = Recorder { db: Some(db), row };
+        let mut rec = Recorder {
+            db: Some(db),
+            row,
+            ..Recorder::off()
+        };
         rec.write(&[], true);
         rec
     }
@@ -267,6 +276,7 @@ impl Recorder {
         if self.db.is_none() {
             return;
         }
+        let t0 = std::time::Instant::now();
         set_figures(&mut self.row, snap);
         self.row.pgn_bytes = st.pgn_bytes.map(|b| b as i64);
         self.row.elapsed_s = Some(st.elapsed_s);
@@ -279,6 +289,8 @@ impl Recorder {
             elo_error: p.elo_error,
         };
         self.write(&[point], false);
+        self.spent += t0.elapsed();
+        self.pairs += 1;
     }
 
     /// The run ended with `status` (H0, H1, complete or stopped).
@@ -291,8 +303,17 @@ impl Recorder {
         self.row.pid = None;
         self.write(&[], false);
         if let Some(id) = self.row.id {
+            let cost = if self.pairs > 0 {
+                format!(
+                    "; recording took {:.2} ms a pair over {} pairs",
+                    self.spent.as_secs_f64() * 1e3 / f64::from(self.pairs),
+                    self.pairs
+                )
+            } else {
+                String::new()
+            };
             eprintln!(
-                "arena: recorded as run {id} in {} (`arena results show {id}`)",
+                "arena: recorded as run {id} in {} (`arena results show {id}`){cost}",
                 self.db
                     .as_ref()
                     .map_or(String::new(), |d| d.path.display().to_string())
