@@ -193,6 +193,29 @@ fn with_suffix(path: &Path, i: usize) -> PathBuf {
     path.with_file_name(format!("{stem}-row{:02}{ext}", i + 1))
 }
 
+/// Checks every row's options against the engine before the first game: one handshake, then
+/// each flip's settings (with the common options) checked against what the engine declared, so
+/// a misspelt option in the last row stops the run at once, naming the row.
+fn check_flips(a: &AblateArgs, common: &[(String, String)], flips: &[Flip]) -> anyhow::Result<()> {
+    let cfg = EngineConfig {
+        name: a.name.clone(),
+        cmd: a.cmd.clone(),
+        args: Vec::new(),
+        dir: None,
+        options: common.to_vec(),
+        shared_options: Vec::new(),
+    };
+    let mut e = crate::engine::Engine::start(cfg)
+        .with_context(|| format!("engine {} ({}) failed its start-up check", a.name, a.cmd))?;
+    let checked: anyhow::Result<()> = flips.iter().enumerate().try_for_each(|(i, f)| {
+        e.check_options(&f.options)
+            .map(drop)
+            .with_context(|| format!("row {} ({})", i + 1, f.label))
+    });
+    e.quit();
+    checked
+}
+
 /// Runs `arena ablate`; returns the process exit code (130 when interrupted).
 pub fn run_ablate(a: &AblateArgs) -> anyhow::Result<i32> {
     let sprt = a.bounds.config()?;
@@ -219,6 +242,7 @@ pub fn run_ablate(a: &AblateArgs) -> anyhow::Result<i32> {
             }
         }
     }
+    check_flips(a, &common, &flips)?;
     let mut rows = Vec::new();
     let mut limits = String::new();
     let mut ending = Ending::Complete;

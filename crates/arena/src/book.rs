@@ -101,6 +101,16 @@ impl Format {
     }
 }
 
+/// Why `path`, which is not a regular file, cannot be a book: "does not exist", "is a
+/// directory", "is not a regular file (a device, pipe or socket)".
+pub fn not_a_file(path: &Path) -> &'static str {
+    match std::fs::metadata(path) {
+        Err(_) => "does not exist",
+        Ok(m) if m.is_dir() => "is a directory, not a file",
+        Ok(_) => "is not a regular file (a device, pipe or socket)",
+    }
+}
+
 impl Book {
     /// Loads a book of standard chess, choosing the format by extension. Skipped entries are
     /// kept in `skipped`.
@@ -111,6 +121,12 @@ impl Book {
     /// Loads a book in a castling mode (`Chess960`: FENs may set up any back rank, with X-FEN or
     /// Shredder-FEN castling rights).
     pub fn load_in(path: &Path, mode: CastlingMode) -> Result<Book, BookError> {
+        if !path.is_file() {
+            return Err(BookError::Io {
+                path: path.to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::InvalidInput, not_a_file(path)),
+            });
+        }
         let bytes = std::fs::read(path).map_err(|source| BookError::Io {
             path: path.to_path_buf(),
             source,

@@ -197,6 +197,30 @@ const COLUMNS: [&str; 10] = [
     "id", "date", "kind", "name", "tc", "games", "Elo", "nElo", "LLR", "status",
 ];
 
+/// The CSV export's columns.
+const CSV_COLUMNS: [&str; 20] = [
+    "id",
+    "started",
+    "kind",
+    "name",
+    "tc",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "penta",
+    "elo",
+    "elo_error",
+    "nelo",
+    "nelo_error",
+    "llr",
+    "lower",
+    "upper",
+    "elo0",
+    "elo1",
+    "status",
+];
+
 /// One run as the list's cells.
 fn cells(r: &RunRow) -> [String; 10] {
     let date = r
@@ -251,20 +275,38 @@ pub fn render(runs: &[RunRow], format: Format) -> anyhow::Result<String> {
             ],
         ),
         Format::Csv => {
-            let csv = |s: &str| {
-                if s.contains([',', '"', '\n']) {
-                    format!("\"{}\"", s.replace('"', "\"\""))
-                } else {
-                    s.to_string()
-                }
-            };
-            let mut out = COLUMNS.join(",") + "\n";
-            for r in &rows {
-                let line: Vec<String> = r.iter().map(|c| csv(c)).collect();
-                out.push_str(&line.join(","));
-                out.push('\n');
+            // One figure a column, so a spreadsheet reads numbers.
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record(CSV_COLUMNS)?;
+            let f = |v: Option<f64>| v.map_or(String::new(), |x| x.to_string());
+            for r in runs {
+                let penta = r.penta.as_ref().map_or(String::new(), |p| {
+                    p.iter().map(i64::to_string).collect::<Vec<_>>().join(" ")
+                });
+                w.write_record([
+                    r.id.map_or(String::new(), |i| i.to_string()),
+                    r.started_at.clone().unwrap_or_default(),
+                    r.kind.clone(),
+                    r.name.clone(),
+                    r.tc.clone().unwrap_or_default(),
+                    r.games.to_string(),
+                    r.wins.to_string(),
+                    r.draws.to_string(),
+                    r.losses.to_string(),
+                    penta,
+                    f(r.elo),
+                    f(r.elo_error),
+                    f(r.nelo),
+                    f(r.nelo_error),
+                    f(r.llr),
+                    f(r.lower),
+                    f(r.upper),
+                    f(r.elo0),
+                    f(r.elo1),
+                    r.status.clone(),
+                ])?;
             }
-            out
+            String::from_utf8(w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?)?
         }
         Format::Table => {
             let mut width = COLUMNS.map(str::len);

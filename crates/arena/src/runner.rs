@@ -170,12 +170,87 @@ fn check_outputs(plan: &Plan) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// An exclusive lock on one of a run's files, held for the run's life: `FILE.lock` beside it,
+/// locked (`flock`) and holding the holder's pid; removed when the run ends. A lock file left by
+/// a killed run is not locked any more, so it never blocks a resume.
+pub struct OutputLock {
+    path: PathBuf,
+    _file: std::fs::File,
+}
+
+impl OutputLock {
+    /// Takes the lock of `file` (named `flag` in messages), or says who holds it.
+    pub fn take(flag: &str, file: &Path) -> anyhow::Result<OutputLock> {
+        let mut name = file.as_os_str().to_owned();
+        name.push(".lock");
+        let path = PathBuf::from(name);
+        let mut f = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .with_context(|| {
+                format!(
+                    "{flag} {}: cannot create the lock file {}",
+                    file.display(),
+                    path.display()
+                )
+            })?;
+        match f.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let holder = std::fs::read_to_string(&path).unwrap_or_default();
+                let holder = holder.trim();
+                bail!(
+                    "{flag} {} is in use by another arena run (pid {}); wait for it to end or use \
+                     another file",
+                    file.display(),
+                    if holder.is_empty() { "unknown" } else { holder }
+                );
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| {
+                    format!("{flag} {}: cannot lock {}", file.display(), path.display())
+                });
+            }
+        }
+        f.set_len(0)?;
+        write!(f, "{}", std::process::id())?;
+        f.flush()?;
+        Ok(OutputLock { path, _file: f })
+    }
+}
+
+impl Drop for OutputLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Locks the state, PGN and EPD files of a run against a second run on the same files.
+fn lock_outputs(plan: &Plan) -> anyhow::Result<Vec<OutputLock>> {
+    let files = [
+        ("--state", &plan.state),
+        ("--pgn", &plan.pgn),
+        ("--epdout", &plan.epdout),
+    ];
+    files
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+        // A device (`--pgn /dev/null`) is nobody's to lock, and no lock file goes beside it.
+        .filter(|(_, p)| std::fs::metadata(p).map_or(true, |m| m.is_file()))
+        .map(|(flag, p)| OutputLock::take(flag, p))
+        .collect()
+}
+
 /// Loads the state to resume, or makes a fresh one.
 fn open_state(plan: &Plan) -> anyhow::Result<State> {
     if let Some(path) = &plan.state {
         if path.exists() {
             let st = State::load(path)?;
             st.check_config(path, &plan.fingerprint)?;
+            st.check_counts(path, plan.total_pairs)?;
             if st.tallies.len() != plan.pairings.len() {
                 bail!(
                     "state file {} has a different number of pairings",
@@ -426,10 +501,12 @@ pub fn run(plan: &Plan) -> anyhow::Result<(State, Ending)> {
         bail!("nothing to play: no pairings");
     }
     check_outputs(plan)?;
+    let _locks = lock_outputs(plan)?;
     let st = open_state(plan)?;
     let mut rec = Recorder::start(&plan.record, initial_row(plan));
     if rec.active() {
         record_pair(&mut rec, plan, &st, &snapshot(plan, &st, 0));
+        rec.reset_cost();
     }
     let out = play(plan, st, &mut rec);
     match &out {
@@ -541,7 +618,20 @@ fn play(plan: &Plan, mut st: State, rec: &mut Recorder) -> anyhow::Result<(State
     for seat in &mut seats {
         seat.quit();
     }
-    let failure = failure?;
+    let failure = match failure {
+        Ok(f) => f,
+        Err(e) => {
+            // A write that failed (a full disk for the state or the PGN) ends the run; what
+            // was counted is still printed, then the error.
+            progress.finish();
+            st.elapsed_s = elapsed_before + session_start.elapsed().as_secs_f64();
+            let elapsed = st.elapsed_s;
+            if let Err(e2) = finish(plan, &labels, &mut st, Ending::Interrupted, elapsed) {
+                eprintln!("arena: {e2:#}");
+            }
+            return Err(e);
+        }
+    };
     progress.finish();
     if let Some(e) = failure {
         eprintln!("arena: stopping: {e}");

@@ -207,9 +207,9 @@ impl State {
         }
     }
 
-    /// Loads a state file.
+    /// Loads a state file (a regular file of at most [`MAX_STATE_BYTES`]).
     pub fn load(path: &Path) -> Result<State, StateError> {
-        let text = fs::read_to_string(path).map_err(|source| StateError::Io {
+        let text = read_bounded(path, MAX_STATE_BYTES).map_err(|source| StateError::Io {
             path: path.to_path_buf(),
             source,
         })?;
@@ -224,6 +224,56 @@ impl State {
             });
         }
         Ok(state)
+    }
+
+    /// Checks that the counts agree with each other and with a run of `total_pairs` pair
+    /// slots: each tally's games are twice its pentanomial's pairs, the pentanomials together
+    /// count the pairs done, and every pair done is a slot of the run.
+    pub fn check_counts(&self, path: &Path, total_pairs: u64) -> Result<(), StateError> {
+        let bad = |detail: String| StateError::Parse {
+            path: path.to_path_buf(),
+            detail,
+        };
+        let mut pairs = 0u64;
+        for (i, t) in self.tallies.iter().enumerate() {
+            let p: u64 = t.penta.iter().sum();
+            let games = t
+                .wins
+                .checked_add(t.draws)
+                .and_then(|g| g.checked_add(t.losses));
+            if games != p.checked_mul(2) {
+                return Err(bad(format!(
+                    "tallies[{i}] counts {} wins, {} draws and {} losses but a pentanomial of \
+                     {p} pairs ({} games)",
+                    t.wins,
+                    t.draws,
+                    t.losses,
+                    p.saturating_mul(2)
+                )));
+            }
+            if t.wl_pairs > t.penta[2] {
+                return Err(bad(format!(
+                    "tallies[{i}] has {} win-loss pairs but only {} pairs scored 1-1",
+                    t.wl_pairs, t.penta[2]
+                )));
+            }
+            pairs = pairs.saturating_add(p);
+        }
+        if pairs != self.done.len() as u64 {
+            return Err(bad(format!(
+                "the pentanomials count {pairs} pairs but {} pairs are marked done",
+                self.done.len()
+            )));
+        }
+        if let Some(&last) = self.done.last() {
+            if last >= total_pairs {
+                return Err(bad(format!(
+                    "pair {last} is marked done but this run has pairs 0 to {}",
+                    total_pairs.saturating_sub(1)
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Checks that this saved state belongs to a run with `config`.
@@ -267,17 +317,53 @@ impl State {
     }
 }
 
+/// Largest state file read (a run of a million pairs writes far less).
+pub const MAX_STATE_BYTES: u64 = 256 << 20;
+
+/// Reads a regular file of at most `max` bytes as text: a device (`/dev/zero`), a directory or
+/// a longer file is an error saying so, never an unbounded read.
+pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a device, pipe or socket)"
+        };
+        return Err(Error::new(ErrorKind::InvalidInput, format!("is {what}")));
+    }
+    let mut text = String::new();
+    fs::File::open(path)?
+        .take(max + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!("is larger than {max} bytes"),
+        ));
+    }
+    Ok(text)
+}
+
 /// Writes `text` and a newline to `path` atomically: to `PATH.tmp`, synced, then renamed over
 /// `PATH`, so a reader (or a resumed run after a crash) sees the old file or the new one whole.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    let mut f = fs::File::create(&tmp)?;
-    f.write_all(text.as_bytes())?;
-    f.write_all(b"\n")?;
-    f.sync_all()?;
-    fs::rename(&tmp, path)
+    let written = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.write_all(b"\n")?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        // A full disk leaves no half-written temporary file behind.
+        let _ = fs::remove_file(&tmp);
+    }
+    written
 }
 
 #[cfg(test)]

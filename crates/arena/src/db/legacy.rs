@@ -420,6 +420,10 @@ pub fn import(db: &Db, top: &Path, dirs: &[PathBuf]) -> Result<Imported, DbError
                 ..Exported::default()
             });
         } else {
+            found.skipped.push((
+                path.clone(),
+                "not a run summary (no pentanomial, ablation rows or SPSA θ)".into(),
+            ));
             continue;
         }
         for e in &mut batch {

@@ -293,6 +293,12 @@ impl Recorder {
         self.pairs += 1;
     }
 
+    /// Forgets the time spent so far (the first row's write is not a pair's).
+    pub fn reset_cost(&mut self) {
+        self.spent = std::time::Duration::ZERO;
+        self.pairs = 0;
+    }
+
     /// The run ended with `status` (H0, H1, complete or stopped).
     pub fn finish(&mut self, status: &str) {
         if self.db.is_none() {

@@ -346,7 +346,11 @@ pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
     let base_opts = parse_options(&a.base_options)?;
     if let Some(p) = &a.common.openings {
         if !p.is_file() {
-            bail!("opening book {} does not exist", p.display());
+            bail!(
+                "opening book {} {}",
+                p.display(),
+                crate::book::not_a_file(p)
+            );
         }
     }
     let (repo, cache) = if a.dev_ref.is_some() || a.base_ref.is_some() {

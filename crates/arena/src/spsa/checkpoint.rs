@@ -4,7 +4,6 @@
 //! are all a resumed run needs to continue exactly.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -96,10 +95,13 @@ impl Checkpoint {
 
     /// Reads a checkpoint.
     pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
-        let text = fs::read_to_string(path).map_err(|source| CheckpointError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text =
+            crate::state::read_bounded(path, crate::state::MAX_STATE_BYTES).map_err(|source| {
+                CheckpointError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            })?;
         let cp: Checkpoint = serde_json::from_str(&text).map_err(|e| CheckpointError::Parse {
             path: path.to_path_buf(),
             detail: e.to_string(),
@@ -141,6 +143,48 @@ impl Checkpoint {
                     saved,
                     now,
                 });
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks θ and the trajectory against the campaign's parameters: one finite value per
+    /// parameter, each within its [min, max] (a hand-edited checkpoint is refused, naming the
+    /// file and the field, rather than tuned from).
+    pub fn check_params(
+        &self,
+        path: &Path,
+        params: &[crate::spsa::config::Param],
+    ) -> Result<(), CheckpointError> {
+        let bad = |detail: String| CheckpointError::Parse {
+            path: path.to_path_buf(),
+            detail,
+        };
+        let rows = std::iter::once(("theta".to_string(), &self.theta)).chain(
+            self.trajectory
+                .iter()
+                .enumerate()
+                .map(|(i, row)| (format!("trajectory[{i}]"), row)),
+        );
+        for (field, row) in rows {
+            if row.len() != params.len() {
+                return Err(bad(format!(
+                    "{field} has {} values, the campaign {} parameters",
+                    row.len(),
+                    params.len()
+                )));
+            }
+            for (v, p) in row.iter().zip(params) {
+                if !v.is_finite() {
+                    return Err(bad(format!("{field}: {} is {v}, not a number", p.name)));
+                }
+                // Trajectory points may sit a rounding step outside the range; θ may not.
+                if field == "theta" && (*v < p.min || *v > p.max) {
+                    return Err(bad(format!(
+                        "{field}: {} is {v}, outside its range [{}, {}]",
+                        p.name, p.min, p.max
+                    )));
+                }
             }
         }
         Ok(())

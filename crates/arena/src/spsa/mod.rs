@@ -91,7 +91,8 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
             Ok(cp)
                 if cp
                     .check_config(&files.checkpoint, &config.fingerprint())
-                    .is_ok() =>
+                    .is_ok()
+                    && cp.check_params(&files.checkpoint, &config.params).is_ok() =>
             {
                 cp.theta
             }
@@ -131,6 +132,7 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
     let mut tuner = if files.checkpoint.exists() {
         let cp = Checkpoint::load(&files.checkpoint)?;
         cp.check_config(&files.checkpoint, &config.fingerprint())?;
+        cp.check_params(&files.checkpoint, &config.params)?;
         println!(
             "Resuming {} from {}: {} of {} iterations done, {} games",
             path.display(),
