@@ -231,7 +231,8 @@ fn a_state_file_whose_counts_disagree_is_refused() {
     let out = run("6");
     assert!(out.status.success(), "{:?}", texts(&out));
     let good: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
-    let edits: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let edits: Vec<(&str, Edit)> = vec![
         (
             "wins",
             Box::new(|v: &mut Value| v["tallies"][0]["wins"] = 1_000_000.into()),
