@@ -31,7 +31,7 @@ pub struct SprtArgs {
     /// Base engine command.
     #[arg(long, value_name = "PATH", conflicts_with = "base_ref")]
     pub base_cmd: Option<String>,
-    /// Dev as a git ref of --repo, built with `cargo build --release -p clio` (cached by commit).
+    /// Dev as a git ref of --repo, built in its own worktree (see --build; cached by commit).
     #[arg(long, value_name = "REF")]
     pub dev_ref: Option<String>,
     /// Base as a git ref of --repo.
@@ -66,6 +66,11 @@ pub struct SprtArgs {
     /// Where ref builds are cached (default: <repo>/target/arena-builds).
     #[arg(long, value_name = "DIR")]
     pub build_cache: Option<PathBuf>,
+    /// How a ref is built, a shell command run in the worktree's root: `{out}` is the binary
+    /// to make, `{jobs}` the CPU count [default: `cargo build --release -p clio` in Clio's
+    /// repository, else OpenBench's `make -j{jobs} EXE={out}`].
+    #[arg(long, value_name = "COMMAND")]
+    pub build: Option<String>,
 }
 
 /// `arena match` (every engine against every other) and `arena gauntlet` (the first engine
@@ -288,6 +293,33 @@ fn provenance(repo: &Path, r: &Option<String>) -> (Option<String>, Option<String
     (Some(r.clone()), sha, bench)
 }
 
+/// OpenBench's rule: the `Bench: N` of the ref's tip commit message is its signature; where
+/// the binary answers `bench`, a different node count is a warning (shown before the games).
+fn check_bench(repo: &Path, r: &str, sha: &str, bin: &Path) {
+    let (_, _, claimed) = provenance(repo, &Some(r.to_string()));
+    let Some(claimed) = claimed else {
+        eprintln!(
+            "arena: note: ref {r} ({}) has no `Bench: N` in its commit message",
+            &sha[..12]
+        );
+        return;
+    };
+    match crate::db::recorder::run_bench(bin, std::time::Duration::from_secs(120)) {
+        Some(n) if n == claimed => {
+            eprintln!("arena: ref {r}: bench {n} matches its commit message")
+        }
+        Some(n) => eprintln!(
+            "arena: warning: ref {r} ({}): its commit message says Bench: {claimed}, its binary's \
+             bench gives {n}",
+            &sha[..12]
+        ),
+        None => eprintln!(
+            "arena: note: ref {r}: the binary does not answer `bench`; Bench: {claimed} from its \
+             commit message is not checked"
+        ),
+    }
+}
+
 /// A display name from a ref: `/` and other unsafe characters become `-`.
 fn ref_name(r: &str) -> String {
     r.chars()
@@ -308,11 +340,13 @@ fn side(
     r: &Option<String>,
     repo: &Path,
     cache: &Path,
+    how: &refs::BuildCmd,
 ) -> anyhow::Result<(String, String)> {
     match (cmd, r) {
         (Some(cmd), None) => Ok((cmd.clone(), default_name(cmd))),
         (None, Some(r)) => {
-            let (_, bin) = refs::build(repo, cache, r)?;
+            let (sha, bin) = refs::build_with(repo, cache, r, how)?;
+            check_bench(repo, r, &sha, &bin);
             Ok((bin.to_string_lossy().into_owned(), ref_name(r)))
         }
         _ => bail!("give exactly one of --{which}-cmd and --{which}-ref"),
@@ -353,7 +387,7 @@ pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
             );
         }
     }
-    let (repo, cache) = if a.dev_ref.is_some() || a.base_ref.is_some() {
+    let (repo, cache, how) = if a.dev_ref.is_some() || a.base_ref.is_some() {
         let start = match &a.repo {
             Some(r) => r.clone(),
             None => std::env::current_dir()?,
@@ -367,12 +401,16 @@ pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
             .build_cache
             .clone()
             .unwrap_or_else(|| refs::default_cache(&repo));
-        (repo, cache)
+        let how = refs::BuildCmd::for_repo(&repo, a.build.as_deref());
+        (repo, cache, how)
     } else {
-        (PathBuf::from("."), PathBuf::from("."))
+        if a.build.is_some() {
+            bail!("--build builds a --dev-ref or --base-ref; give one");
+        }
+        (PathBuf::from("."), PathBuf::from("."), refs::BuildCmd::Clio)
     };
-    let (dev_cmd, mut dev_name) = side("dev", &a.dev_cmd, &a.dev_ref, &repo, &cache)?;
-    let (base_cmd, mut base_name) = side("base", &a.base_cmd, &a.base_ref, &repo, &cache)?;
+    let (dev_cmd, mut dev_name) = side("dev", &a.dev_cmd, &a.dev_ref, &repo, &cache, &how)?;
+    let (base_cmd, mut base_name) = side("base", &a.base_cmd, &a.base_ref, &repo, &cache, &how)?;
     if dev_name == base_name {
         dev_name = format!("{dev_name}-dev");
         base_name = format!("{base_name}-base");
