@@ -204,6 +204,7 @@ fn check_flips(a: &AblateArgs, common: &[(String, String)], flips: &[Flip]) -> a
         dir: None,
         options: common.to_vec(),
         shared_options: Vec::new(),
+        cpus: None,
     };
     let mut e = crate::engine::Engine::start(cfg)
         .with_context(|| format!("engine {} ({}) failed its start-up check", a.name, a.cmd))?;
@@ -281,6 +282,7 @@ pub fn run_ablate(a: &AblateArgs) -> anyhow::Result<i32> {
             dir: None,
             options: common.clone(),
             shared_options: Vec::new(),
+            cpus: None,
         };
         let base = EngineConfig {
             name: format!("{}-flip{:02}", a.name, i + 1),

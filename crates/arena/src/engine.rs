@@ -46,6 +46,11 @@ pub struct EngineConfig {
     /// without any is what it was before the field existed (its state file still resumes).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shared_options: Vec<(String, String)>,
+    /// The CPUs the process is pinned to (`--affinity`); `None` leaves it where the kernel
+    /// puts it. Not part of the serialized config: where a run's engines ran does not change
+    /// what the run is, so a state file resumes with or without the flag.
+    #[serde(skip)]
+    pub cpus: Option<Vec<usize>>,
 }
 
 /// Names a shared `--option` that an engine lacks, once per engine name and option in the whole
@@ -272,6 +277,22 @@ impl Engine {
             .process_group(0);
         if let Some(dir) = &self.config.dir {
             cmd.current_dir(dir);
+        }
+        #[cfg(target_os = "linux")]
+        if let Some(cpus) = &self.config.cpus {
+            let set = crate::affinity::cpu_set(cpus).ok_or_else(|| EngineError::Spawn {
+                name: self.config.name.clone(),
+                cmd: self.config.cmd.clone(),
+                source: std::io::Error::other(format!(
+                    "CPU list {} is beyond what this system can address",
+                    crate::affinity::list(cpus)
+                )),
+            })?;
+            // SAFETY: the closure runs in the forked child before exec and makes one system
+            // call (sched_setaffinity), which is async-signal-safe.
+            unsafe {
+                cmd.pre_exec(move || crate::affinity::pin_self(&set));
+            }
         }
         let mut child = spawn_tied(cmd).map_err(|source| EngineError::Spawn {
             name: self.config.name.clone(),

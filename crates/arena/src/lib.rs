@@ -2,6 +2,7 @@
 //! tunes with SPSA, makes opening books. Talks to every engine, Clio included, only over UCI.
 
 pub mod ablate;
+pub mod affinity;
 pub mod book;
 pub mod db;
 pub mod engine;

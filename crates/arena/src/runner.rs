@@ -57,6 +57,8 @@ pub struct Plan {
     pub settings: GameSettings,
     /// Games at once.
     pub concurrency: usize,
+    /// With `--affinity`, the CPUs of each game slot (one slot per concurrent game).
+    pub affinity: Option<Vec<crate::affinity::SlotCpus>>,
     /// Settings that must agree for a resume.
     pub fingerprint: BTreeMap<String, String>,
     /// Limits as text for the results heading (`8+0.08`, `2000 nodes`).
@@ -362,7 +364,17 @@ fn results_block(plan: &Plan, labels: &[[String; 2]], p: usize, snap: &Snapshot)
         hash: &both(1),
         book: book.as_deref().unwrap_or_default(),
     };
-    output::results_block(&h, snap)
+    let block = output::results_block(&h, snap);
+    match &plan.affinity {
+        // After the `Results of …` line, which parsers of fastchess's output read as it is.
+        Some(slots) => {
+            let mut lines: Vec<&str> = block.lines().collect();
+            let described = crate::affinity::describe(slots);
+            lines.insert(2.min(lines.len()), &described);
+            lines.join("\n") + "\n"
+        }
+        None => block,
+    }
 }
 
 /// The snapshot of pairing `p`.
@@ -544,9 +556,15 @@ fn play(plan: &Plan, mut st: State, rec: &mut Recorder) -> anyhow::Result<(State
         hooks: &lines,
         stop: &stop,
     };
-    let mut seats: Vec<Seats> = (0..plan.concurrency.max(1))
-        .map(|_| Seats::default())
-        .collect();
+    let mut seats: Vec<Seats> = match &plan.affinity {
+        Some(slots) => {
+            progress.println(&crate::affinity::describe(slots));
+            slots.iter().cloned().map(Seats::pinned).collect()
+        }
+        None => (0..plan.concurrency.max(1))
+            .map(|_| Seats::default())
+            .collect(),
+    };
 
     let mut ending = Ending::Complete;
     let mut last_reported = st.games();

@@ -46,21 +46,54 @@ pub struct PairDone {
 
 /// One worker's engine processes, by index into the run's configurations: started on first
 /// use, restarted when dead. A worker that outlives one run (SPSA) keeps its seats.
+///
+/// With `--affinity` a seat is a game slot with CPUs of its own: the pair's first engine runs
+/// on `cpus[0]`, its second on `cpus[1]`.
 #[derive(Default)]
 pub struct Seats {
     engines: HashMap<usize, Engine>,
+    cpus: Option<crate::affinity::SlotCpus>,
+    /// The side of the slot (0 or 1) each started engine was pinned for.
+    sides: HashMap<usize, usize>,
 }
 
 impl Seats {
+    /// A seat whose engines are pinned to the slot's CPUs.
+    pub fn pinned(cpus: crate::affinity::SlotCpus) -> Seats {
+        Seats {
+            cpus: Some(cpus),
+            ..Seats::default()
+        }
+    }
+
+    /// Engine `i` plays on `side` of the slot next: one pinned for the other side is quit
+    /// (a round robin seats an engine first in one pair and second in another).
+    fn seat(&mut self, i: usize, side: usize) {
+        if self.cpus.is_none() {
+            return;
+        }
+        if self.sides.insert(i, side).is_some_and(|was| was != side) {
+            if let Some(mut e) = self.engines.remove(&i) {
+                e.quit();
+            }
+        }
+    }
+
     /// A live engine `i` (started, or restarted if it died); the error names the engine.
     pub fn ready(&mut self, configs: &[EngineConfig], i: usize) -> Result<&mut Engine, String> {
         let name = &configs[i].name;
         let e = match self.engines.entry(i) {
             Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(slot) => slot.insert(
-                Engine::start(configs[i].clone())
-                    .map_err(|err| format!("engine {name} cannot be started: {err}"))?,
-            ),
+            Entry::Vacant(slot) => {
+                let mut config = configs[i].clone();
+                if let Some(cpus) = &self.cpus {
+                    config.cpus = Some(cpus[self.sides.get(&i).copied().unwrap_or(0)].clone());
+                }
+                slot.insert(
+                    Engine::start(config)
+                        .map_err(|err| format!("engine {name} cannot be started: {err}"))?,
+                )
+            }
         };
         // One more try from scratch before giving up on this engine.
         if e.ensure_alive().is_err() {
@@ -197,6 +230,8 @@ impl<H: Hooks> Scheduler<'_, H> {
     fn play_pair(&self, seat: &mut Seats, job: &PairJob) -> Result<Option<PairDone>, String> {
         let (a, b) = job.engines;
         seat.keep_only(job.engines);
+        seat.seat(a, 0);
+        seat.seat(b, 1);
         let mut games = Vec::with_capacity(2);
         for (g, sides) in [(a, b), (b, a)].into_iter().enumerate() {
             let number = 2 * job.index + g as u64 + 1;

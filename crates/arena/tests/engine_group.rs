@@ -49,6 +49,7 @@ fn own_process_group_killed_on_drop() {
         dir: None,
         options: vec![],
         shared_options: Vec::new(),
+        cpus: None,
     };
     let engine = Engine::start(config).expect("relay starts");
     let pid = engine.pid().expect("running");

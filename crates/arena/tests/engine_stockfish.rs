@@ -24,6 +24,7 @@ fn config(path: &str, options: &[(&str, &str)]) -> EngineConfig {
             .map(|(n, v)| (n.to_string(), v.to_string()))
             .collect(),
         shared_options: Vec::new(),
+        cpus: None,
     }
 }
 

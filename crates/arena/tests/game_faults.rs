@@ -34,6 +34,7 @@ fn sf_config(sf: &str) -> EngineConfig {
         dir: None,
         options: vec![("Threads".into(), "1".into()), ("Hash".into(), "8".into())],
         shared_options: Vec::new(),
+        cpus: None,
     }
 }
 
@@ -46,6 +47,7 @@ fn fake_config(sf: &str, mode: &str, at: u32) -> EngineConfig {
         dir: None,
         options: vec![("Hash".into(), "8".into())],
         shared_options: Vec::new(),
+        cpus: None,
     }
 }
 

@@ -26,6 +26,7 @@ fn engine(path: &str, name: &str) -> Engine {
         dir: None,
         options: vec![("Threads".into(), "1".into()), ("Hash".into(), "8".into())],
         shared_options: Vec::new(),
+        cpus: None,
     };
     let t = Timeouts {
         handshake: Duration::from_secs(20),

@@ -28,6 +28,7 @@ fn sf_config() -> Option<EngineConfig> {
         dir: None,
         options: vec![("Threads".to_string(), "1".to_string())],
         shared_options: Vec::new(),
+        cpus: None,
     })
 }
 

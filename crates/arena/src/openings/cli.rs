@@ -96,6 +96,7 @@ pub fn engine_config(words: &[String], options: &[String]) -> anyhow::Result<Eng
             dir: None,
             options: Vec::new(),
             shared_options: Vec::new(),
+            cpus: None,
         }
     };
     config.options.extend(args::parse_options(options)?);

@@ -45,6 +45,11 @@ pub struct CommonArgs {
     /// Games played at once.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub concurrency: usize,
+    /// Pin each concurrent game's two engines to CPUs of their own (fastchess's
+    /// `-use-affinity`): as many CPUs per engine as its `Threads`, from those arena may use;
+    /// the concurrency is limited to the games that fit. Linux only.
+    #[arg(long)]
+    pub affinity: bool,
     /// Opening book, EPD (one position a line) or PGN (by the `.pgn` extension).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,

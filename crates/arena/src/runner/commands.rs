@@ -215,6 +215,12 @@ pub fn plan(
     for e in &mut engines {
         e.options.extend(c.variant.engine_options());
     }
+    let affinity = if c.affinity {
+        Some(affinity_slots(&engines, c.concurrency)?)
+    } else {
+        None
+    };
+    let concurrency = affinity.as_ref().map_or(c.concurrency, Vec::len);
     let sequence = Sequence::new(book.entries.len(), c.order, seed, c.start - 1);
     let mut fp = BTreeMap::new();
     for (i, e) in engines.iter().enumerate() {
@@ -243,7 +249,8 @@ pub fn plan(
         sequence,
         seed,
         settings,
-        concurrency: c.concurrency,
+        concurrency,
+        affinity,
         fingerprint: fp,
         tc_text,
         rating_interval: c.rating_interval,
@@ -258,6 +265,37 @@ pub fn plan(
             ..Meta::new(&c.db, kind_of(event))
         },
     })
+}
+
+/// `--affinity`: the CPUs of each game slot, as many per engine as the most `Threads` any
+/// engine is given; the concurrency is cut to the slots that fit, with a warning.
+fn affinity_slots(
+    engines: &[EngineConfig],
+    concurrency: usize,
+) -> anyhow::Result<Vec<crate::affinity::SlotCpus>> {
+    let threads = |e: &EngineConfig| {
+        (e.options.iter().chain(&e.shared_options))
+            .filter(|(n, _)| n.eq_ignore_ascii_case("Threads"))
+            .filter_map(|(_, v)| v.trim().parse::<usize>().ok())
+            .max()
+            .unwrap_or(1)
+    };
+    let per_engine = engines.iter().map(threads).max().unwrap_or(1);
+    let cpus = crate::affinity::available()
+        .map_err(|e| anyhow::anyhow!("--affinity: the CPUs arena may use are unknown: {e}"))?;
+    let slots =
+        crate::affinity::slots(&cpus, concurrency, per_engine).map_err(anyhow::Error::msg)?;
+    if slots.len() < concurrency {
+        eprintln!(
+            "arena: --affinity: {} CPUs ({}) hold {} games of {per_engine}-thread engines at \
+             once; --concurrency {concurrency} is lowered to {}",
+            cpus.len(),
+            crate::affinity::list(&cpus),
+            slots.len(),
+            slots.len()
+        );
+    }
+    Ok(slots)
 }
 
 /// The database's kind of a run from its default event name.
@@ -426,6 +464,7 @@ pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
         dir: None,
         options: common.iter().cloned().chain(dev_opts).collect(),
         shared_options: Vec::new(),
+        cpus: None,
     };
     let base = EngineConfig {
         name: base_name,
@@ -434,6 +473,7 @@ pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
         dir: None,
         options: common.into_iter().chain(base_opts).collect(),
         shared_options: Vec::new(),
+        cpus: None,
     };
     let mut plan = plan(
         &a.common,
