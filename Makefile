@@ -62,7 +62,7 @@ OPENINGS    ?= openings/clio-uho.epd
 SEED        ?= 1
 MAXGAMES    ?= 20000
 SPRT_FLAGS  ?=
-# fishtest's adjudication (resign: both sides beyond 600 cp for 3 moves; draw: from move 34,
+# fishtest's adjudication (resign: a side at or below -600 cp for 3 moves; draw: from move 34,
 # 8 moves within 20 cp): fewer plies per game, the same decisions. ADJUDICATE= turns it off.
 ADJUDICATE  ?= --resign movecount=3,score=600 --draw movenumber=34,movecount=8,score=20
 SPRT_COMMON  = --tc $(TC) --concurrency $(CONCURRENCY) --elo0 $(ELO0) --elo1 $(ELO1) \

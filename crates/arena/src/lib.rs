@@ -7,6 +7,7 @@ pub mod book;
 pub mod db;
 pub mod engine;
 pub mod epd;
+pub mod fastchess;
 pub mod game;
 pub mod openings;
 pub mod output;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use clio_arena::ablate::{self, AblateArgs};
+use clio_arena::fastchess;
 use clio_arena::openings::{self, OpeningsArgs};
 use clio_arena::results_cmd::{self, ResultsArgs};
 use clio_arena::runner::commands::{self, MatchArgs, SprtArgs};
@@ -70,8 +71,38 @@ fn said_once(e: &anyhow::Error) -> String {
     text
 }
 
+/// The command line, rewritten into arena's flags when it is in fastchess's form.
+fn command_line() -> Result<Vec<std::ffi::OsString>, String> {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let Some(words) = argv[1..]
+        .iter()
+        .map(|a| a.to_str().map(String::from))
+        .collect::<Option<Vec<String>>>()
+    else {
+        return Ok(argv);
+    };
+    if !fastchess::is_fastchess(&words) {
+        return Ok(argv);
+    }
+    let words = fastchess::translate(&words).map_err(|e| format!("{e} (fastchess's form)"))?;
+    eprintln!(
+        "arena: fastchess's form read as: arena {}",
+        shell_words::join(&words)
+    );
+    Ok(std::iter::once(argv[0].clone())
+        .chain(words.into_iter().map(Into::into))
+        .collect())
+}
+
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
+    let argv = match command_line() {
+        Ok(argv) => argv,
+        Err(e) => {
+            eprintln!("arena: error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let matches = Cli::command().get_matches_from(argv);
     let mut cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),

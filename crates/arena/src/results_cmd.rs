@@ -8,7 +8,7 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
 
-use crate::db::{self, export, legacy, Db, DbArgs, RunRow};
+use crate::db::{self, export, legacy, Db, DbFile, RunRow};
 
 /// `arena results`: list the recorded runs (newest first), or one of the actions.
 #[derive(Args, Clone, Debug)]
@@ -24,7 +24,7 @@ pub struct ResultsArgs {
     #[arg(long)]
     pub markdown: bool,
     #[command(flatten)]
-    pub db: DbArgs,
+    pub db: DbFile,
 }
 
 /// What to do instead of listing.
@@ -474,10 +474,7 @@ pub fn run(a: &ResultsArgs) -> anyhow::Result<i32> {
     if let Some(Action::Docs { check, from }) = &a.action {
         return docs(*check, from.as_deref());
     }
-    if a.db.no_db {
-        bail!("arena results needs a database: leave out --no-db");
-    }
-    let Some(mut db) = Db::open_args(&a.db)? else {
+    let Some(mut db) = Db::open_args(&a.db.args())? else {
         bail!("no results database");
     };
     db.mark_stale()?;

@@ -81,6 +81,36 @@ pub struct Plan {
     pub record: crate::db::recorder::Meta,
 }
 
+impl Plan {
+    /// The plan as JSON, for `--dry-run`: everything that decides which games are played and
+    /// where they are written (two command lines that give the same JSON play the same run).
+    pub fn to_json(&self) -> serde_json::Value {
+        let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+        serde_json::json!({
+            "engines": self.engines,
+            "pairings": self.pairings,
+            "pairs": self.total_pairs,
+            "sprt": self.sprt,
+            "book": { "file": self.book.path.display().to_string(),
+                      "openings": self.book.entries.len() },
+            "order": self.fingerprint.get("order"),
+            "start": self.fingerprint.get("start"),
+            "seed": self.seed,
+            "settings": self.settings,
+            "limits": self.tc_text,
+            "concurrency": self.concurrency,
+            "affinity": self.affinity,
+            "rating_interval": self.rating_interval,
+            "event": self.event,
+            "pgn": path(&self.pgn),
+            "epdout": path(&self.epdout),
+            "state": path(&self.state),
+            "json": path(&self.json),
+            "plot": path(&self.plot),
+        })
+    }
+}
+
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {

@@ -46,6 +46,25 @@ pub struct DbArgs {
     pub run_name: Option<String>,
 }
 
+/// The database option of the commands that only read and maintain it (`results`, `serve`).
+#[derive(Args, Clone, Debug, Default)]
+pub struct DbFile {
+    /// Results database [default: $ARENA_DB, else results/arena.sqlite at the top of the git
+    /// checkout holding the current directory, else ~/.local/share/arena/arena.sqlite].
+    #[arg(long, value_name = "FILE", global = true)]
+    pub db: Option<PathBuf>,
+}
+
+impl DbFile {
+    /// The same database as a recording command's options.
+    pub fn args(&self) -> DbArgs {
+        DbArgs {
+            db: self.db.clone(),
+            ..DbArgs::default()
+        }
+    }
+}
+
 impl DbArgs {
     /// The database to record into, `None` with `--no-db`.
     pub fn path(&self) -> Option<PathBuf> {

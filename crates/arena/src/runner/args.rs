@@ -33,7 +33,8 @@ pub struct CommonArgs {
     /// counts as stalled (default: 100 times the run's median move time, 2 s to 60 s).
     #[arg(long, value_name = "MS")]
     pub stall_ms: Option<u64>,
-    /// Resign adjudication: `movecount=N,score=CP` (both sides' scores beyond CP for N moves).
+    /// Resign adjudication: `movecount=N,score=CP[,twosided=true]` (a side whose own score is at
+    /// most -CP for N moves loses, as fishtest plays; twosided=true: both sides' scores agree).
     #[arg(long, value_name = "RULE")]
     pub resign: Option<String>,
     /// Draw adjudication: `movenumber=N,movecount=M,score=CP`.
@@ -91,6 +92,10 @@ pub struct CommonArgs {
     /// Event name written to the PGN.
     #[arg(long, value_name = "NAME")]
     pub event: Option<String>,
+    /// Print the resolved plan (engines, options, limits, adjudication, book, SPRT, outputs) as
+    /// JSON and exit without starting an engine or playing a game.
+    #[arg(long)]
+    pub dry_run: bool,
     #[command(flatten)]
     pub db: crate::db::DbArgs,
 }

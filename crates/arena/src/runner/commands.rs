@@ -407,6 +407,12 @@ pub fn validate_sprt_cap(max_games: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `--dry-run`: prints the plan and plays nothing.
+fn dry_run(plan: &Plan) -> anyhow::Result<i32> {
+    println!("{}", serde_json::to_string_pretty(&plan.to_json())?);
+    Ok(0)
+}
+
 /// Runs `arena sprt`; returns the process exit code.
 pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
     let sprt = a.bounds.config()?;
@@ -487,6 +493,9 @@ pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
         provenance(&repo, &a.dev_ref),
         provenance(&repo, &a.base_ref),
     ];
+    if a.common.dry_run {
+        return dry_run(&plan);
+    }
     let (_, ending) = run(&plan)?;
     Ok(exit_code(ending))
 }
@@ -532,6 +541,9 @@ pub fn run_match(a: &MatchArgs, gauntlet: bool) -> anyhow::Result<i32> {
         "arena match"
     };
     let plan = plan(&a.common, engines, pairings, total, None, event)?;
+    if a.common.dry_run {
+        return dry_run(&plan);
+    }
     let (_, ending) = run(&plan)?;
     Ok(exit_code(ending))
 }

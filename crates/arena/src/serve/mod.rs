@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use tiny_http::{Header, Method, Request, Response, Server};
 
 use crate::ablate::Row;
-use crate::db::{Db, DbArgs, RunRow};
+use crate::db::{Db, DbFile, RunRow};
 use crate::state::Point;
 use crate::stats::{Decision, Model, SprtConfig};
 
@@ -28,7 +28,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PORT", default_value_t = 8080)]
     pub port: u16,
     #[command(flatten)]
-    pub db: DbArgs,
+    pub db: DbFile,
 }
 
 /// The runs table.
@@ -61,10 +61,7 @@ impl Answer {
 
 /// Runs `arena serve` until killed.
 pub fn run(a: &ServeArgs) -> anyhow::Result<i32> {
-    if a.db.no_db {
-        bail!("arena serve needs a database: leave out --no-db");
-    }
-    let Some(mut db) = Db::open_args(&a.db)? else {
+    let Some(mut db) = Db::open_args(&a.db.args())? else {
         bail!("no results database");
     };
     db.mark_stale()?;
