@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 use clap::{ArgGroup, Parser, Subcommand};
+use clio_board::shakmaty::CastlingMode;
 use clio_board::{perft_divide, Move16, Position};
 use clio_search::{
     format_ablation, run_ablation, run_bench_with, BenchPosition, Params, BENCH_DEPTH,
@@ -37,7 +38,13 @@ pub enum Sub {
         #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
         depth: u32,
         /// FEN of the position (quoted or as separate words); the start position if absent.
+        /// Chess960 castling rights (Shredder-FEN `HAha`, or X-FEN `KQkq` with the rooks off
+        /// the corners) are recognised by themselves.
         fen: Vec<String>,
+        /// Read the FEN and write castling as Chess960 does (king takes rook), as
+        /// `UCI_Chess960 true` does in the UCI loop.
+        #[arg(long)]
+        chess960: bool,
     },
     /// Print the tunables for tuning tools.
     #[command(group(ArgGroup::new("format").required(true).args(["openbench", "toml"])))]
@@ -83,21 +90,40 @@ pub fn ablation(depth: Option<u32>) -> Result<()> {
     Ok(())
 }
 
+/// The position of `clio perft` and how its castling is written: Chess960's when asked, or
+/// when the castling rights are only legal in Chess960.
+fn perft_position(fen: &str, chess960: bool) -> Result<(Position, CastlingMode)> {
+    if fen.trim().is_empty() {
+        let mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        return Ok((Position::startpos().with_castling_mode(mode), mode));
+    }
+    if chess960 {
+        return match Position::from_fen_in(fen, CastlingMode::Chess960) {
+            Ok(p) => Ok((p, CastlingMode::Chess960)),
+            Err(e) => bail!("{e}"),
+        };
+    }
+    match Position::from_fen(fen) {
+        Ok(p) => Ok((p, CastlingMode::Standard)),
+        Err(e) => match Position::from_fen_in(fen, CastlingMode::Chess960) {
+            Ok(p) => Ok((p, CastlingMode::Chess960)),
+            Err(_) => bail!("{e}"),
+        },
+    }
+}
+
 /// `clio perft <depth> [fen]`: `move: count` per root move, then `Nodes searched: N` last;
 /// time and speed go to stderr.
-pub fn perft(depth: u32, fen: &[String]) -> Result<()> {
-    let position = if fen.is_empty() {
-        Position::startpos()
-    } else {
-        match Position::from_fen(&fen.join(" ")) {
-            Ok(p) => p,
-            Err(e) => bail!("{e}"),
-        }
-    };
+pub fn perft(depth: u32, fen: &[String], chess960: bool) -> Result<()> {
+    let (position, mode) = perft_position(&fen.join(" "), chess960)?;
     let start = Instant::now();
     let mut total = 0u64;
     for (m, count) in perft_divide(position.chess(), depth) {
-        println!("{}: {count}", Move16::uci(&m));
+        println!("{}: {count}", Move16::uci_in(&m, mode));
         total += count;
     }
     let secs = start.elapsed().as_secs_f64();

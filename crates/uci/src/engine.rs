@@ -50,6 +50,9 @@ struct Flags {
     pondering: AtomicBool,
     /// Set by the worker once the search's `bestmove` (or the perft's total) is out.
     done: AtomicBool,
+    /// A `go perft`: at end of input it runs to its total (as Stockfish's does), where a search
+    /// is stopped.
+    perft: bool,
 }
 
 /// Work for the worker thread, done in order.
@@ -125,12 +128,21 @@ impl Engine {
         loop {
             buf.clear();
             match lines.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
+                Ok(0) | Err(_) => {
+                    // End of input: a running perft finishes (`printf 'go perft 5' | clio`
+                    // prints its count); searches stop with their bestmove.
+                    for f in self.pending.iter().filter(|f| !f.perft) {
+                        f.stop.store(true, Ordering::SeqCst);
+                        f.pondering.store(false, Ordering::SeqCst);
+                    }
+                    break;
+                }
                 Ok(_) => {}
             }
             // Invalid UTF-8 is read lossily: it can only make an unknown command.
             let line = String::from_utf8_lossy(&buf);
             if !self.handle(&line) {
+                self.stop_all();
                 break;
             }
         }
@@ -220,7 +232,7 @@ impl Engine {
             }
             Command::Go(go) => self.go(&go),
             Command::Perft(depth) => {
-                let flags = self.next_flags();
+                let flags = self.next_flags(true);
                 let position = Box::new(self.position.chess().clone());
                 self.submit(Job::Perft {
                     position,
@@ -247,21 +259,31 @@ impl Engine {
     }
 
     /// The flags of a new search or perft. Every `go` gets its own answer: one that comes while
-    /// an earlier search or perft is still running stops that one first (its output comes out
-    /// first), so a `go infinite` left running can never hold the new one back.
-    fn next_flags(&mut self) -> Arc<Flags> {
+    /// an earlier search is still running stops that one first (its output comes out first), so
+    /// a `go infinite` left running can never hold the new one back. A perft is not stopped by
+    /// a new `go` (only by `stop` or `quit`): the jobs after it wait for its total, as in
+    /// Stockfish, where perft runs before the next command is read.
+    fn next_flags(&mut self, perft: bool) -> Arc<Flags> {
         self.pending.retain(|f| !f.done.load(Ordering::SeqCst));
-        if !self.pending.is_empty() {
-            note("go: an earlier search or perft was still running; stopped it first");
-            self.stop_all();
+        let searches: Vec<&Arc<Flags>> = self.pending.iter().filter(|f| !f.perft).collect();
+        if !searches.is_empty() {
+            note("go: an earlier search was still running; stopped it first");
+            for f in searches {
+                f.stop.store(true, Ordering::SeqCst);
+                f.pondering.store(false, Ordering::SeqCst);
+            }
+            self.ponder_budget = None;
         }
-        let flags = Arc::new(Flags::default());
+        let flags = Arc::new(Flags {
+            perft,
+            ..Flags::default()
+        });
         self.pending.push(flags.clone());
         flags
     }
 
     fn go(&mut self, go: &Go) {
-        let flags = self.next_flags();
+        let flags = self.next_flags(false);
         if !go.searchmoves.is_empty() {
             note("go searchmoves is not supported; searching every move");
         }
@@ -313,8 +335,8 @@ impl Engine {
         }
     }
 
+    /// Ends the worker after what is still pending: the loop has stopped what must not finish.
     fn shutdown(&mut self) {
-        self.stop_all();
         self.jobs = None;
         if let Some(worker) = self.worker.take() {
             let _ = worker.join();

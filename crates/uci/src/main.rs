@@ -28,7 +28,11 @@ fn main() -> ExitCode {
             ablation: true,
             depth,
         }) => cli::ablation(depth),
-        Some(Sub::Perft { depth, fen }) => cli::perft(depth, &fen),
+        Some(Sub::Perft {
+            depth,
+            fen,
+            chess960,
+        }) => cli::perft(depth, &fen, chess960),
         Some(Sub::Params { openbench, .. }) => cli::params(openbench),
     };
     match result {

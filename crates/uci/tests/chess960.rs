@@ -139,3 +139,38 @@ fn the_option_switches_fen_and_castling_notation() {
     assert!(after.starts_with("rk5r/8/8/8/8/8/8/2KR3R b"), "{after}");
     assert!(e.quit());
 }
+
+/// `clio perft N FEN` on the command line: Chess960 castling rights are recognised without a
+/// flag (Shredder-FEN, or X-FEN with the rooks off the corners), `--chess960` forces the mode,
+/// and the divide and total are Stockfish's.
+#[test]
+fn the_perft_command_reads_chess960_fens_as_stockfish_counts_them() {
+    let Some(sf) = stockfish() else { return };
+    for fen in POSITIONS {
+        let (theirs, their_total) = divide(&mut Command::new(&sf), fen, 3);
+        for flag in [None, Some("--chess960")] {
+            let mut cmd = Command::new(clio_path());
+            cmd.args(["perft", "3"]).args(flag).arg(fen);
+            let out = cmd.output().expect("clio perft");
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success(),
+                "{fen} {flag:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let ours: BTreeMap<String, u64> = text
+                .lines()
+                .filter_map(|l| l.split_once(": "))
+                .filter(|(m, _)| m.len() >= 4 && !m.contains(' '))
+                .filter_map(|(m, n)| Some((m.to_string(), n.trim().parse().ok()?)))
+                .collect();
+            let total = text.lines().last().unwrap_or_default();
+            assert_eq!(
+                total,
+                format!("Nodes searched: {their_total}"),
+                "{fen} {flag:?}"
+            );
+            assert_eq!(ours, theirs, "{fen} {flag:?}");
+        }
+    }
+}

@@ -107,6 +107,39 @@ fn params_listings_cover_every_tunable() {
     }
 }
 
+/// `printf 'position startpos\ngo perft 4\n' | clio`: end of input lets the perft finish, as
+/// Stockfish's and perftree-style scripts expect, while a search still ends with its bestmove.
+#[test]
+fn a_piped_perft_runs_to_its_total() {
+    use std::io::Write;
+    let run = |input: &str| {
+        let mut child = Command::new(clio_path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("clio runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write");
+        let out = child.wait_with_output().expect("clio ends");
+        assert!(out.status.success());
+        stdout(&out)
+    };
+    let text = run("position startpos\ngo perft 4\n");
+    assert!(text.contains("\nNodes searched: 197281\n"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("e2e4: ")).count(), 1);
+    let text = run("position startpos moves e2e4\ngo perft 3\ngo perft 2\n");
+    // a second `go perft` waits for the first, as Stockfish runs them one after another
+    let first = text.find("Nodes searched: 13160\n");
+    let second = text.find("Nodes searched: 600\n");
+    assert!(first.is_some() && second > first, "{text}");
+    let text = run("position startpos\ngo infinite\n");
+    assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
+}
+
 #[test]
 fn bad_arguments_exit_2_naming_the_argument() {
     for (args, needle) in [
