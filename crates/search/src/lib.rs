@@ -47,6 +47,9 @@ pub struct Limits {
     pub infinite: bool,
     /// Time kept in reserve for communication (UCI `Move Overhead`, default 10 ms).
     pub move_overhead_ms: u64,
+    /// UCI `go searchmoves`: the only root moves searched (empty: every move; a list without
+    /// a legal move, such as `[Move16::NONE]`, leaves none: no best move, as with no legal move).
+    pub searchmoves: Vec<clio_board::Move16>,
 }
 
 /// Default `Move Overhead` in milliseconds.
@@ -65,6 +68,7 @@ impl Default for Limits {
             movestogo: None,
             infinite: false,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            searchmoves: Vec::new(),
         }
     }
 }

@@ -162,7 +162,10 @@ impl Searcher {
         let start = Instant::now();
         let mut root = pos.clone();
         root.set_root();
-        let legal = root.legal_moves();
+        let mut legal = root.legal_moves();
+        if !limits.searchmoves.is_empty() {
+            legal.retain(|m| limits.searchmoves.contains(&Move16::new(m)));
+        }
         self.stats = SearchStats::default();
         if legal.is_empty() {
             return SearchResult {
@@ -185,6 +188,7 @@ impl Searcher {
             .tt
             .probe(root.key(), 0)
             .and_then(|h| h.mv.to_move(root.chess()))
+            .filter(|m| legal.contains(m))
             .unwrap_or(legal[0]);
         // The `fixed-params` feature builds the search on the compile-time defaults, for
         // measuring what reading the runtime registry costs (bench NPS with and without it).
@@ -320,6 +324,8 @@ struct Worker<'a> {
     start: Instant,
     budget: TimeBudget,
     node_limit: u64,
+    /// `go searchmoves`: the only root moves searched (empty: all).
+    root_moves: Vec<Move16>,
     stopped: bool,
     stats: SearchStats,
     seldepth: usize,
@@ -376,6 +382,7 @@ impl<'a> Worker<'a> {
             start,
             budget,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
+            root_moves: limits.searchmoves.clone(),
             stopped: false,
             stats: SearchStats::default(),
             seldepth: 0,
@@ -888,7 +895,9 @@ impl<'a> Worker<'a> {
 
         while let Some(m) = picker.next(pos.chess(), self.hist, p) {
             let m16 = Move16::new(&m);
-            if m16 == excluded {
+            if m16 == excluded
+                || (ply == 0 && !self.root_moves.is_empty() && !self.root_moves.contains(&m16))
+            {
                 continue;
             }
             self.tt.prefetch(pos.key_hint(&m));

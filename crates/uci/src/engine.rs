@@ -258,6 +258,27 @@ impl Engine {
         }
     }
 
+    /// `go searchmoves`: the legal ones of `texts`, each other named in an `info string`. When
+    /// none is legal the search has no root move (`bestmove 0000`, as with no legal move).
+    fn searchmoves(&self, texts: &[String]) -> Vec<Move16> {
+        let mut moves = Vec::new();
+        for t in texts {
+            match Move16::from_uci(t, self.position.chess()) {
+                Some(m) if !moves.contains(&Move16::new(&m)) => moves.push(Move16::new(&m)),
+                Some(_) => {}
+                None => note(&format!(
+                    "go searchmoves: \"{t}\" is not a legal move in {}; left out",
+                    self.position.fen()
+                )),
+            }
+        }
+        if moves.is_empty() {
+            note("go searchmoves: no legal move given; nothing to search");
+            moves.push(Move16::NONE);
+        }
+        moves
+    }
+
     /// The flags of a new search or perft. Every `go` gets its own answer: one that comes while
     /// an earlier search is still running stops that one first (its output comes out first), so
     /// a `go infinite` left running can never hold the new one back. A perft is not stopped by
@@ -284,13 +305,13 @@ impl Engine {
 
     fn go(&mut self, go: &Go) {
         let flags = self.next_flags(false);
-        if !go.searchmoves.is_empty() {
-            note("go searchmoves is not supported; searching every move");
-        }
         let us = self.position.turn();
         let (mut limits, fallback) = limits::limits(go, us, self.settings.move_overhead_ms);
         if let Some(message) = fallback {
             note(&message);
+        }
+        if !go.searchmoves.is_empty() {
+            limits.searchmoves = self.searchmoves(&go.searchmoves);
         }
         if go.ponder {
             let mtg = self.settings.params.tm_moves_to_go as u64;
@@ -384,10 +405,19 @@ pub fn info_line(info: &Info, mode: CastlingMode) -> String {
     line
 }
 
-/// The `bestmove` line: the search's move if it is legal, else the first legal move, else
-/// `0000`; the ponder move only if it is legal after the best move.
-pub fn bestmove_line(root: &Chess, result: &SearchResult, mode: CastlingMode) -> String {
-    let legal = root.legal_moves();
+/// The `bestmove` line: the search's move if it is legal (and among `searchmoves` when they
+/// are given), else the first such move, else `0000`; the ponder move only if it is legal
+/// after the best move.
+pub fn bestmove_line(
+    root: &Chess,
+    result: &SearchResult,
+    mode: CastlingMode,
+    searchmoves: &[Move16],
+) -> String {
+    let mut legal = root.legal_moves();
+    if !searchmoves.is_empty() {
+        legal.retain(|m| searchmoves.contains(&Move16::new(m)));
+    }
     let best: Option<Move> = result
         .best
         .filter(|m| legal.contains(m))
@@ -453,6 +483,7 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                     position.chess(),
                     &result,
                     position.castling_mode(),
+                    &limits.searchmoves,
                 ));
             }
             Job::Perft {
@@ -572,27 +603,27 @@ mod tests {
         after.play_unchecked(e4);
         let e5 = mv(&after, "e7e5");
         assert_eq!(
-            bestmove_line(&start, &result(Some(e4), Some(e5)), STD),
+            bestmove_line(&start, &result(Some(e4), Some(e5)), STD, &[]),
             "bestmove e2e4 ponder e7e5"
         );
         // A ponder move that is not legal after the best move is left out.
         assert_eq!(
-            bestmove_line(&start, &result(Some(e4), Some(e4)), STD),
+            bestmove_line(&start, &result(Some(e4), Some(e4)), STD, &[]),
             "bestmove e2e4"
         );
         // A best move that is not legal here (black's move) is replaced by a legal one.
-        let line = bestmove_line(&start, &result(Some(e5), None), STD);
+        let line = bestmove_line(&start, &result(Some(e5), None), STD, &[]);
         let text = line.strip_prefix("bestmove ").unwrap_or_default();
         assert!(Move16::from_uci(text, &start).is_some(), "{line}");
         assert!(Move16::from_uci(
-            &bestmove_line(&start, &result(None, None), STD)[9..],
+            &bestmove_line(&start, &result(None, None), STD, &[])[9..],
             &start
         )
         .is_some());
         let mated = parse_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
             .expect("valid");
         assert_eq!(
-            bestmove_line(&mated, &result(None, None), STD),
+            bestmove_line(&mated, &result(None, None), STD, &[]),
             "bestmove 0000"
         );
     }

@@ -110,6 +110,43 @@ fn isready_answers_after_the_table_work_before_it() {
     assert!(e.quit());
 }
 
+/// `go searchmoves`: only the listed root moves are searched; an illegal entry is named in an
+/// `info string` and left out; a list without a legal move answers `bestmove 0000`, as a
+/// position without legal moves does.
+#[test]
+fn go_searchmoves_searches_only_the_listed_moves() {
+    let mut e = Engine::ready();
+    for (line, allowed) in [
+        ("go depth 6 searchmoves b1c3 a2a3", &["b1c3", "a2a3"][..]),
+        ("go depth 3 searchmoves h2h4", &["h2h4"][..]),
+        ("go nodes 5000 searchmoves e2e5 g2g3", &["g2g3"][..]),
+    ] {
+        e.send("position startpos");
+        e.send(line);
+        let (mv, lines) = e.bestmove(2 * QUICK);
+        assert!(allowed.contains(&mv.as_str()), "{line}: {mv}");
+        let noted = lines
+            .iter()
+            .any(|l| l.contains("\"e2e5\" is not a legal move"));
+        assert_eq!(noted, line.contains("e2e5"), "{line}: {lines:?}");
+        let pvs: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
+        assert!(!pvs.is_empty(), "{line}");
+        for l in pvs {
+            let first = l.split(" pv ").nth(1).and_then(|p| p.split(' ').next());
+            assert!(allowed.contains(&first.unwrap_or_default()), "{line}: {l}");
+        }
+    }
+    e.send("position startpos");
+    e.send("go depth 4 searchmoves e2e5 e7e5");
+    let (mv, lines) = e.bestmove(2 * QUICK);
+    assert_eq!(mv, "0000", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("no legal move given")),
+        "{lines:?}"
+    );
+    still_answers(&mut e);
+}
+
 /// A `go` whose limits cannot bound the search (only the other side's clock, a field without
 /// a value, a malformed number, nothing at all) still answers by itself, and says why in an
 /// `info string`.

@@ -47,6 +47,19 @@ def main() -> int:
         if "score" not in info or info.get("depth", 0) < 1:
             print(f"analysis lacks a score or depth: {info}")
             return 1
+        # go searchmoves (python-chess's root_moves): only the given root moves are searched.
+        start = chess.Board()
+        allowed = [chess.Move.from_uci("b1c3"), chess.Move.from_uci("a2a3")]
+        for depth in (1, 6):
+            played = engine.play(start, chess.engine.Limit(depth=depth), root_moves=allowed)
+            if played.move not in allowed:
+                print(f"root_moves {allowed} at depth {depth}: played {played.move}")
+                return 1
+        only = chess.Move.from_uci("g1h3")
+        info = engine.analyse(start, chess.engine.Limit(depth=5), root_moves=[only])
+        if not info.get("pv") or info["pv"][0] != only:
+            print(f"root_moves [{only}]: analysis {info}")
+            return 1
         if scores == 0:
             print("no move came with a score")
             return 1
