@@ -98,6 +98,58 @@ fn entry_has_the_fields_an_openbench_server_reads() {
             .any(|c| c.as_str().is_some_and(|c| c.starts_with("cargo>="))),
         "{compilers:?}"
     );
+    // OpenBench reaches a repository only through GitHub's API: the source is a GitHub
+    // repository's address, or the documented placeholder that docs/openbench.md says to set.
+    let source = e["source"].as_str().expect("source");
+    let github = source
+        .strip_prefix("https://github.com/")
+        .map(|rest| rest.split('/').collect::<Vec<_>>())
+        .is_some_and(|parts| {
+            parts.len() == 2
+                && parts.iter().all(|p| {
+                    !p.is_empty()
+                        && p.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+                })
+        });
+    assert!(
+        github,
+        "source {source:?} is not https://github.com/OWNER/REPO: OpenBench cannot fetch it"
+    );
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/openbench.md"),
+    )
+    .expect("docs/openbench.md");
+    if source.contains("YOUR-GITHUB-ACCOUNT") {
+        assert!(
+            doc.contains(source),
+            "the placeholder {source:?} must be the one docs/openbench.md tells users to set"
+        );
+    }
+    // `make` runs bash scripts (ci/pgo-build.sh) and names the binary EXE as given, with no
+    // `.exe`: a Windows worker cannot build it, so the entry must not offer one.
+    let systems: Vec<&str> = e["build"]["systems"]
+        .as_array()
+        .expect("systems")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(systems.contains(&"Linux"), "{systems:?}");
+    assert!(!systems.contains(&"Windows"), "{systems:?}");
+    // x86-64 builds target x86-64-v2 (.cargo/config.toml), whose POPCNT a worker must have.
+    let config = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.cargo/config.toml"),
+    )
+    .expect(".cargo/config.toml");
+    if config.contains("x86-64-v2") {
+        assert!(
+            e["build"]["cpuflags"]
+                .as_array()
+                .is_some_and(|f| f.iter().any(|f| f == "POPCNT")),
+            "cpuflags: {}",
+            e["build"]["cpuflags"]
+        );
+    }
     let default = &e["test_presets"]["default"];
     for key in ["base_branch", "book_name", "test_bounds", "test_confidence"] {
         assert!(default[key].is_string(), "default test preset lacks {key}");
