@@ -47,6 +47,9 @@ pub struct Limits {
     pub infinite: bool,
     /// Time kept in reserve for communication (UCI `Move Overhead`, default 10 ms).
     pub move_overhead_ms: u64,
+    /// UCI `MultiPV`: how many best root moves to report, each with its own PV (1: one line,
+    /// the ordinary search).
+    pub multipv: u32,
     /// UCI `go searchmoves`: the only root moves searched (empty: every move; a list without
     /// a legal move, such as `[Move16::NONE]`, leaves none: no best move, as with no legal move).
     pub searchmoves: Vec<clio_board::Move16>,
@@ -68,6 +71,7 @@ impl Default for Limits {
             movestogo: None,
             infinite: false,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            multipv: 1,
             searchmoves: Vec::new(),
         }
     }
@@ -101,6 +105,8 @@ pub struct Info {
     pub hashfull: u32,
     /// Principal variation, every move legal in sequence.
     pub pv: Vec<shakmaty::Move>,
+    /// Under `MultiPV` above 1, this line's rank (1 = the best); 0 in a one-line search.
+    pub multipv: u32,
 }
 
 /// The outcome of a search.

@@ -326,6 +326,14 @@ struct Worker<'a> {
     node_limit: u64,
     /// `go searchmoves`: the only root moves searched (empty: all).
     root_moves: Vec<Move16>,
+    /// Root moves left out of this search: under MultiPV, the moves of the lines found so far
+    /// at this depth.
+    root_skip: Vec<Move16>,
+    /// Lines to report (MultiPV).
+    multipv: usize,
+    /// Each MultiPV line's score at the last completed depth, best first (its aspiration
+    /// window's centre at the next).
+    line_scores: Vec<i32>,
     stopped: bool,
     stats: SearchStats,
     seldepth: usize,
@@ -383,6 +391,9 @@ impl<'a> Worker<'a> {
             budget,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             root_moves: limits.searchmoves.clone(),
+            root_skip: Vec::new(),
+            multipv: limits.multipv.max(1) as usize,
+            line_scores: Vec::new(),
             stopped: false,
             stats: SearchStats::default(),
             seldepth: 0,
@@ -423,43 +434,16 @@ impl<'a> Worker<'a> {
         let mut last_info = None;
         // Iterations in a row that ended with the same best move.
         let mut stable = 0;
+        // MultiPV lines: no more than the root moves there are to search.
+        let lines = self.multipv.min(
+            root.legal_moves()
+                .iter()
+                .filter(|m| !self.left_out_at_root(Move16::new(m)))
+                .count(),
+        );
         for depth in 1..=max_depth {
-            let mut delta = self.params.asp_window;
-            let (mut alpha, mut beta) = if depth >= 4 {
-                ((score - delta).max(-INF), (score + delta).min(INF))
-            } else {
-                (-INF, INF)
-            };
-            // After a fail high the window is searched again a ply shallower (Ethereal's and
-            // Stockfish's aspiration loops): the move that failed high is likely good, and a
-            // shallower search finds its score sooner; a fail low goes back to the full depth.
-            let mut search_depth = depth;
-            // The score and PV of this depth's last fail high, while no fail low followed it.
-            let mut fail_high = None;
-            let s = loop {
-                let s = self.negamax(&mut root, alpha, beta, search_depth, 0);
-                if self.stopped {
-                    break s;
-                }
-                if s <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INF);
-                    search_depth = depth;
-                    fail_high = None;
-                } else if s >= beta {
-                    // Kept only for the stop rule below, which reads it.
-                    if self.params.use_partial_result {
-                        fail_high = Some((s, self.root_pv(&root)));
-                    }
-                    beta = (s + delta).min(INF);
-                    if self.params.use_asp_reduce && s.abs() < MATE_BOUND {
-                        search_depth = (search_depth - 1).max(1);
-                    }
-                } else {
-                    break s;
-                }
-                delta += delta / 2;
-            };
+            self.root_skip.clear();
+            let (s, fail_high) = self.aspirate(&mut root, depth, score);
             if self.stopped {
                 // Stockfish's rule: a root move that raised alpha in the interrupted search,
                 // else this depth's last fail high, beats the last completed iteration's move.
@@ -493,8 +477,41 @@ impl<'a> Worker<'a> {
             score = s;
             completed = depth as u32;
             let i = self.info(completed, score, pv);
-            info(&i);
-            last_info = Some(i);
+            if lines <= 1 {
+                info(&i);
+                last_info = Some(i);
+            } else {
+                // MultiPV: each further line is the best root move not already shown, searched
+                // with its own aspiration window; the lines are then ranked by score, and the
+                // top one is the search's answer.
+                let mut found = vec![(score, i)];
+                while found.len() < lines {
+                    let (_, last) = found.last().expect("one line");
+                    self.root_skip.push(Move16::new(&last.pv[0]));
+                    let centre = self.line_scores.get(found.len()).copied().unwrap_or(score);
+                    let (s, _) = self.aspirate(&mut root, depth, centre);
+                    let pv = self.root_pv(&root);
+                    if self.stopped || pv.is_empty() {
+                        break;
+                    }
+                    found.push((s, self.info(completed, s, pv)));
+                }
+                found.sort_by_key(|(s, _)| std::cmp::Reverse(*s));
+                self.line_scores = found.iter().map(|(s, _)| *s).collect();
+                let top = &found[0].1;
+                best = top.pv[0];
+                ponder = top.pv.get(1).copied();
+                score = found[0].0;
+                for (rank, (_, line)) in found.iter_mut().enumerate() {
+                    line.multipv = rank as u32 + 1;
+                    line.nodes = self.stats.nodes;
+                    info(line);
+                }
+                last_info = Some(found.swap_remove(0).1);
+                if self.stopped {
+                    break;
+                }
+            }
             // Spend more while the best move changes or the score falls, less once it has
             // settled or took most of the nodes.
             let p = self.params;
@@ -520,6 +537,60 @@ impl<'a> Worker<'a> {
             stats: self.stats,
             last_info,
         }
+    }
+
+    /// One depth's search of the root with aspiration windows around `score`: the score, and
+    /// the score and PV of its last fail high while no fail low followed it.
+    fn aspirate(
+        &mut self,
+        root: &mut Position,
+        depth: i32,
+        score: i32,
+    ) -> (i32, Option<(i32, Vec<Move>)>) {
+        let mut delta = self.params.asp_window;
+        let (mut alpha, mut beta) = if depth >= 4 {
+            ((score - delta).max(-INF), (score + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        // After a fail high the window is searched again a ply shallower (Ethereal's and
+        // Stockfish's aspiration loops): the move that failed high is likely good, and a
+        // shallower search finds its score sooner; a fail low goes back to the full depth.
+        let mut search_depth = depth;
+        // The score and PV of this depth's last fail high, while no fail low followed it.
+        let mut fail_high = None;
+        let s = loop {
+            let s = self.negamax(root, alpha, beta, search_depth, 0);
+            if self.stopped {
+                break s;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INF);
+                search_depth = depth;
+                fail_high = None;
+            } else if s >= beta {
+                // Kept only for the stop rule of `iterate`, which reads it.
+                if self.params.use_partial_result {
+                    fail_high = Some((s, self.root_pv(root)));
+                }
+                beta = (s + delta).min(INF);
+                if self.params.use_asp_reduce && s.abs() < MATE_BOUND {
+                    search_depth = (search_depth - 1).max(1);
+                }
+            } else {
+                break s;
+            }
+            delta += delta / 2;
+        };
+        (s, fail_high)
+    }
+
+    /// Whether the root move `m` is not searched: outside `go searchmoves`, or the move of a
+    /// MultiPV line already found.
+    fn left_out_at_root(&self, m: Move16) -> bool {
+        (!self.root_moves.is_empty() && !self.root_moves.contains(&m))
+            || self.root_skip.contains(&m)
     }
 
     fn elapsed_ms(&self) -> u64 {
@@ -559,6 +630,7 @@ impl<'a> Worker<'a> {
             time_ms,
             hashfull: self.tt.hashfull(),
             pv,
+            multipv: 0,
         }
     }
 
@@ -895,9 +967,7 @@ impl<'a> Worker<'a> {
 
         while let Some(m) = picker.next(pos.chess(), self.hist, p) {
             let m16 = Move16::new(&m);
-            if m16 == excluded
-                || (ply == 0 && !self.root_moves.is_empty() && !self.root_moves.contains(&m16))
-            {
+            if m16 == excluded || (ply == 0 && self.left_out_at_root(m16)) {
                 continue;
             }
             self.tt.prefetch(pos.key_hint(&m));

@@ -313,6 +313,7 @@ impl Engine {
         if !go.searchmoves.is_empty() {
             limits.searchmoves = self.searchmoves(&go.searchmoves);
         }
+        limits.multipv = self.settings.multipv;
         if go.ponder {
             let mtg = self.settings.params.tm_moves_to_go as u64;
             self.ponder_budget = Some(budget(&limits, us, mtg));
@@ -391,8 +392,13 @@ pub fn info_line(info: &Info, mode: CastlingMode) -> String {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(m) => format!("mate {m}"),
     };
+    let multipv = if info.multipv > 0 {
+        format!(" multipv {}", info.multipv)
+    } else {
+        String::new()
+    };
     let mut line = format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {}{multipv} score {score} nodes {} nps {} hashfull {} time {}",
         info.depth, info.seldepth, info.nodes, info.nps, info.hashfull, info.time_ms
     );
     if !info.pv.is_empty() {
@@ -640,11 +646,14 @@ mod tests {
             time_ms: 12,
             hashfull: 7,
             pv: vec![mv(&start, "e2e4")],
+            multipv: 0,
         };
         assert_eq!(
             info_line(&info, STD),
             "info depth 5 seldepth 9 score mate -3 nodes 1234 nps 5678 hashfull 7 time 12 pv e2e4"
         );
+        let second = Info { multipv: 2, ..info };
+        assert!(info_line(&second, STD).starts_with("info depth 5 seldepth 9 multipv 2 score"));
     }
 
     #[test]

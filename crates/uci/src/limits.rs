@@ -25,6 +25,7 @@ pub fn limits(go: &Go, us: Color, move_overhead_ms: u64) -> (Limits, Option<Stri
         movestogo: go.movestogo,
         infinite: go.infinite,
         move_overhead_ms,
+        multipv: 1,
         searchmoves: Vec::new(),
     };
     let (ours, field, side) = match us {

@@ -1,4 +1,4 @@
-//! The UCI options: the engine's own (Hash, Threads, Clear Hash, Move Overhead, Ponder,
+//! The UCI options: the engine's own (Hash, Threads, Clear Hash, Move Overhead, MultiPV, Ponder,
 //! UCI_Chess960), then
 //! every heuristic switch and every tunable of the search's registry, and `setoption` on them.
 
@@ -10,6 +10,8 @@ pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 65_536;
 /// Most search threads (Lazy SMP).
 pub const MAX_THREADS: usize = 1024;
+/// Most MultiPV lines.
+pub const MAX_MULTIPV: u32 = 256;
 /// Largest accepted Move Overhead in ms.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 
@@ -20,6 +22,8 @@ pub struct Settings {
     pub hash_mb: usize,
     /// Time kept in reserve per move, in ms.
     pub move_overhead_ms: u64,
+    /// `MultiPV`: how many best root moves each search reports.
+    pub multipv: u32,
     /// Whether the GUI may send `go ponder` (declared for GUIs; pondering works either way).
     pub ponder: bool,
     /// `UCI_Chess960`: FENs with X-FEN or Shredder-FEN castling, castling written
@@ -34,6 +38,7 @@ impl Default for Settings {
         Settings {
             hash_mb: DEFAULT_HASH_MB,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            multipv: 1,
             ponder: false,
             chess960: false,
             params: Params::default(),
@@ -63,6 +68,7 @@ pub fn option_lines() -> Vec<String> {
         format!(
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ),
+        format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
     ];
@@ -142,6 +148,10 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Result
         "move overhead" => {
             settings.move_overhead_ms =
                 spin("Move Overhead", value, 0, MAX_MOVE_OVERHEAD_MS as i64)? as u64;
+            return Ok(Effect::None);
+        }
+        "multipv" => {
+            settings.multipv = spin("MultiPV", value, 1, i64::from(MAX_MULTIPV))? as u32;
             return Ok(Effect::None);
         }
         "ponder" => {

@@ -147,6 +147,92 @@ fn go_searchmoves_searches_only_the_listed_moves() {
     still_answers(&mut e);
 }
 
+/// The `multipv k` and first PV move of each info line of the last completed depth, with its
+/// score in cp.
+fn last_depth_lines(lines: &[String]) -> Vec<(u32, String, i64)> {
+    let field = |l: &str, key: &str| {
+        let mut words = l.split(' ');
+        words.position(|w| w == key)?;
+        words.next().map(str::to_string)
+    };
+    let depth = lines
+        .iter()
+        .filter_map(|l| field(l, "depth")?.parse::<u32>().ok())
+        .max();
+    let mut out: Vec<(u32, String, i64)> = lines
+        .iter()
+        .filter(|l| field(l, "depth").and_then(|d| d.parse().ok()) == depth)
+        .filter_map(|l| {
+            Some((
+                field(l, "multipv")?.parse().ok()?,
+                field(l, "pv")?,
+                field(l, "cp")?.parse().ok()?,
+            ))
+        })
+        .collect();
+    out.sort();
+    out.dedup_by_key(|l| l.0);
+    out
+}
+
+/// `MultiPV`: each depth reports that many lines, ranked by score, with distinct first moves;
+/// `bestmove` is line 1's; never more lines than root moves; with `go searchmoves` the lines
+/// come from those moves; MultiPV 1 prints no `multipv` field, and out-of-range values are
+/// refused.
+#[test]
+fn multipv_reports_ranked_distinct_lines() {
+    let mut e = Engine::ready();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 7");
+    let (mv, lines) = e.bestmove(4 * QUICK);
+    let top = last_depth_lines(&lines);
+    assert_eq!(
+        top.iter().map(|l| l.0).collect::<Vec<_>>(),
+        [1, 2, 3],
+        "{lines:?}"
+    );
+    assert_eq!(top[0].1, mv, "{lines:?}");
+    assert!(top[0].2 >= top[1].2 && top[1].2 >= top[2].2, "{top:?}");
+    let mut firsts: Vec<&String> = top.iter().map(|l| &l.1).collect();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "{top:?}");
+    // Two legal moves (the king's), five lines asked: two reported.
+    e.send("position fen 7k/8/8/8/8/8/8/K6q w - - 0 1");
+    e.send("go depth 5");
+    let (_, lines) = e.bestmove(4 * QUICK);
+    let found = last_depth_lines(&lines);
+    assert!(found.len() <= 2 && !found.is_empty(), "{lines:?}");
+    e.send("setoption name MultiPV value 2");
+    e.send("position startpos");
+    e.send("go depth 5 searchmoves a2a3 h2h3 b1a3");
+    let (mv, lines) = e.bestmove(4 * QUICK);
+    let found = last_depth_lines(&lines);
+    assert_eq!(found.len(), 2, "{lines:?}");
+    for (_, first, _) in &found {
+        assert!(
+            ["a2a3", "h2h3", "b1a3"].contains(&first.as_str()),
+            "{found:?}"
+        );
+    }
+    assert_eq!(found[0].1, mv);
+    e.send("setoption name MultiPV value 1");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (_, lines) = e.bestmove(4 * QUICK);
+    assert!(lines.iter().all(|l| !l.contains(" multipv ")), "{lines:?}");
+    for bad in ["0", "257", "x"] {
+        e.send(&format!("setoption name MultiPV value {bad}"));
+        e.send("isready");
+        let lines = e.read_until(|l| l == "readyok", QUICK);
+        assert!(
+            lines.iter().any(|l| l.contains("MultiPV")),
+            "{bad}: {lines:?}"
+        );
+    }
+    still_answers(&mut e);
+}
+
 /// A `go` whose limits cannot bound the search (only the other side's clock, a field without
 /// a value, a malformed number, nothing at all) still answers by itself, and says why in an
 /// `info string`.

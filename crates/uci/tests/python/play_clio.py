@@ -60,6 +60,12 @@ def main() -> int:
         if not info.get("pv") or info["pv"][0] != only:
             print(f"root_moves [{only}]: analysis {info}")
             return 1
+        # MultiPV: python-chess's analyse(multipv=3) gets three ranked lines.
+        multi = engine.analyse(start, chess.engine.Limit(depth=6), multipv=3)
+        firsts = [line["pv"][0] for line in multi if line.get("pv")]
+        if len(multi) != 3 or len(set(firsts)) != 3 or any("score" not in l for l in multi):
+            print(f"multipv=3: {multi}")
+            return 1
         if scores == 0:
             print("no move came with a score")
             return 1
