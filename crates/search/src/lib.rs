@@ -50,9 +50,16 @@ pub struct Limits {
     /// UCI `MultiPV`: how many best root moves to report, each with its own PV (1: one line,
     /// the ordinary search).
     pub multipv: u32,
-    /// UCI `go searchmoves`: the only root moves searched (empty: every move; a list without
-    /// a legal move, such as `[Move16::NONE]`, leaves none: no best move, as with no legal move).
-    pub searchmoves: Vec<clio_board::Move16>,
+    /// UCI `go searchmoves`: the only root moves searched (`None`: every move; a list without
+    /// a legal move leaves none: no best move, as with no legal move).
+    pub searchmoves: Option<Vec<clio_board::Move16>>,
+}
+
+impl Limits {
+    /// Whether the root move `m` is searched (`go searchmoves`).
+    pub fn searches_root_move(&self, m: clio_board::Move16) -> bool {
+        self.searchmoves.as_ref().is_none_or(|s| s.contains(&m))
+    }
 }
 
 /// Default `Move Overhead` in milliseconds.
@@ -72,7 +79,7 @@ impl Default for Limits {
             infinite: false,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             multipv: 1,
-            searchmoves: Vec::new(),
+            searchmoves: None,
         }
     }
 }

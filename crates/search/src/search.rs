@@ -163,9 +163,7 @@ impl Searcher {
         let mut root = pos.clone();
         root.set_root();
         let mut legal = root.legal_moves();
-        if !limits.searchmoves.is_empty() {
-            legal.retain(|m| limits.searchmoves.contains(&Move16::new(m)));
-        }
+        legal.retain(|m| limits.searches_root_move(Move16::new(m)));
         self.stats = SearchStats::default();
         if legal.is_empty() {
             return SearchResult {
@@ -324,10 +322,8 @@ struct Worker<'a> {
     start: Instant,
     budget: TimeBudget,
     node_limit: u64,
-    /// `go searchmoves`: the only root moves searched (empty: all).
-    root_moves: Vec<Move16>,
-    /// Root moves left out of this search: under MultiPV, the moves of the lines found so far
-    /// at this depth.
+    /// Root moves left out of the search: those outside `go searchmoves`, then under MultiPV
+    /// the moves of the lines found so far at this depth.
     root_skip: Vec<Move16>,
     /// Lines to report (MultiPV).
     multipv: usize,
@@ -390,7 +386,6 @@ impl<'a> Worker<'a> {
             start,
             budget,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
-            root_moves: limits.searchmoves.clone(),
             root_skip: Vec::new(),
             multipv: limits.multipv.max(1) as usize,
             line_scores: Vec::new(),
@@ -434,15 +429,16 @@ impl<'a> Worker<'a> {
         let mut last_info = None;
         // Iterations in a row that ended with the same best move.
         let mut stable = 0;
+        let (searched, left_out): (Vec<Move16>, Vec<Move16>) = (root.legal_moves().iter())
+            .map(Move16::new)
+            .partition(|&m| limits.searches_root_move(m));
+        // Each depth starts from the moves `go searchmoves` leaves out.
+        self.root_skip = left_out;
+        let always_skipped = self.root_skip.len();
         // MultiPV lines: no more than the root moves there are to search.
-        let lines = self.multipv.min(
-            root.legal_moves()
-                .iter()
-                .filter(|m| !self.left_out_at_root(Move16::new(m)))
-                .count(),
-        );
+        let lines = self.multipv.min(searched.len());
         for depth in 1..=max_depth {
-            self.root_skip.clear();
+            self.root_skip.truncate(always_skipped);
             let (s, fail_high) = self.aspirate(&mut root, depth, score);
             if self.stopped {
                 // Stockfish's rule: a root move that raised alpha in the interrupted search,
@@ -584,13 +580,6 @@ impl<'a> Worker<'a> {
             delta += delta / 2;
         };
         (s, fail_high)
-    }
-
-    /// Whether the root move `m` is not searched: outside `go searchmoves`, or the move of a
-    /// MultiPV line already found.
-    fn left_out_at_root(&self, m: Move16) -> bool {
-        (!self.root_moves.is_empty() && !self.root_moves.contains(&m))
-            || self.root_skip.contains(&m)
     }
 
     fn elapsed_ms(&self) -> u64 {
@@ -967,7 +956,7 @@ impl<'a> Worker<'a> {
 
         while let Some(m) = picker.next(pos.chess(), self.hist, p) {
             let m16 = Move16::new(&m);
-            if m16 == excluded || (ply == 0 && self.left_out_at_root(m16)) {
+            if m16 == excluded || (ply == 0 && self.root_skip.contains(&m16)) {
                 continue;
             }
             self.tt.prefetch(pos.key_hint(&m));

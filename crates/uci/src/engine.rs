@@ -55,6 +55,14 @@ struct Flags {
     perft: bool,
 }
 
+impl Flags {
+    /// Ends the search or perft these flags belong to (a pondering search too).
+    fn halt(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+}
+
 /// Work for the worker thread, done in order.
 enum Job {
     Search {
@@ -131,10 +139,7 @@ impl Engine {
                 Ok(0) | Err(_) => {
                     // End of input: a running perft finishes (`printf 'go perft 5' | clio`
                     // prints its count); searches stop with their bestmove.
-                    for f in self.pending.iter().filter(|f| !f.perft) {
-                        f.stop.store(true, Ordering::SeqCst);
-                        f.pondering.store(false, Ordering::SeqCst);
-                    }
+                    self.stop_searches();
                     break;
                 }
                 Ok(_) => {}
@@ -177,10 +182,22 @@ impl Engine {
     /// a search with its `bestmove`, a perft with an `info string`).
     fn stop_all(&mut self) {
         for flags in self.pending.drain(..) {
-            flags.stop.store(true, Ordering::SeqCst);
-            flags.pondering.store(false, Ordering::SeqCst);
+            flags.halt();
         }
         self.ponder_budget = None;
+    }
+
+    /// Stops every search not yet ended, but no perft; true if there was one.
+    fn stop_searches(&mut self) -> bool {
+        let mut any = false;
+        for flags in self.pending.iter().filter(|f| !f.perft) {
+            flags.halt();
+            any = true;
+        }
+        if any {
+            self.ponder_budget = None;
+        }
+        any
     }
 
     fn execute(&mut self, command: Command) -> bool {
@@ -274,7 +291,6 @@ impl Engine {
         }
         if moves.is_empty() {
             note("go searchmoves: no legal move given; nothing to search");
-            moves.push(Move16::NONE);
         }
         moves
     }
@@ -286,14 +302,8 @@ impl Engine {
     /// Stockfish, where perft runs before the next command is read.
     fn next_flags(&mut self, perft: bool) -> Arc<Flags> {
         self.pending.retain(|f| !f.done.load(Ordering::SeqCst));
-        let searches: Vec<&Arc<Flags>> = self.pending.iter().filter(|f| !f.perft).collect();
-        if !searches.is_empty() {
+        if self.stop_searches() {
             note("go: an earlier search was still running; stopped it first");
-            for f in searches {
-                f.stop.store(true, Ordering::SeqCst);
-                f.pondering.store(false, Ordering::SeqCst);
-            }
-            self.ponder_budget = None;
         }
         let flags = Arc::new(Flags {
             perft,
@@ -311,7 +321,7 @@ impl Engine {
             note(&message);
         }
         if !go.searchmoves.is_empty() {
-            limits.searchmoves = self.searchmoves(&go.searchmoves);
+            limits.searchmoves = Some(self.searchmoves(&go.searchmoves));
         }
         limits.multipv = self.settings.multipv;
         if go.ponder {
@@ -418,12 +428,10 @@ pub fn bestmove_line(
     root: &Chess,
     result: &SearchResult,
     mode: CastlingMode,
-    searchmoves: &[Move16],
+    limits: &Limits,
 ) -> String {
     let mut legal = root.legal_moves();
-    if !searchmoves.is_empty() {
-        legal.retain(|m| searchmoves.contains(&Move16::new(m)));
-    }
+    legal.retain(|m| limits.searches_root_move(Move16::new(m)));
     let best: Option<Move> = result
         .best
         .filter(|m| legal.contains(m))
@@ -489,7 +497,7 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                     position.chess(),
                     &result,
                     position.castling_mode(),
-                    &limits.searchmoves,
+                    &limits,
                 ));
             }
             Job::Perft {
@@ -609,27 +617,27 @@ mod tests {
         after.play_unchecked(e4);
         let e5 = mv(&after, "e7e5");
         assert_eq!(
-            bestmove_line(&start, &result(Some(e4), Some(e5)), STD, &[]),
+            bestmove_line(&start, &result(Some(e4), Some(e5)), STD, &Limits::default()),
             "bestmove e2e4 ponder e7e5"
         );
         // A ponder move that is not legal after the best move is left out.
         assert_eq!(
-            bestmove_line(&start, &result(Some(e4), Some(e4)), STD, &[]),
+            bestmove_line(&start, &result(Some(e4), Some(e4)), STD, &Limits::default()),
             "bestmove e2e4"
         );
         // A best move that is not legal here (black's move) is replaced by a legal one.
-        let line = bestmove_line(&start, &result(Some(e5), None), STD, &[]);
+        let line = bestmove_line(&start, &result(Some(e5), None), STD, &Limits::default());
         let text = line.strip_prefix("bestmove ").unwrap_or_default();
         assert!(Move16::from_uci(text, &start).is_some(), "{line}");
         assert!(Move16::from_uci(
-            &bestmove_line(&start, &result(None, None), STD, &[])[9..],
+            &bestmove_line(&start, &result(None, None), STD, &Limits::default())[9..],
             &start
         )
         .is_some());
         let mated = parse_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
             .expect("valid");
         assert_eq!(
-            bestmove_line(&mated, &result(None, None), STD, &[]),
+            bestmove_line(&mated, &result(None, None), STD, &Limits::default()),
             "bestmove 0000"
         );
     }

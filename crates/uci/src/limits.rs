@@ -26,7 +26,7 @@ pub fn limits(go: &Go, us: Color, move_overhead_ms: u64) -> (Limits, Option<Stri
         infinite: go.infinite,
         move_overhead_ms,
         multipv: 1,
-        searchmoves: Vec::new(),
+        searchmoves: None,
     };
     let (ours, field, side) = match us {
         Color::White => (&mut limits.wtime_ms, "wtime", "white"),
