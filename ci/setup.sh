@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs beyond the Rust toolchain: python-chess (the independent UCI
-# client and PGN reader), Debian's stockfish (a reference engine) and Debian's chromium (the
-# headless browser that renders `arena serve`'s pages in the tests). Idempotent; a missing
-# registry only skips the tests that need the tool, with a message.
+# client and PGN reader), numpy and scipy (the win-rate fit's self-test), Debian's stockfish (a
+# reference engine) and Debian's chromium (the headless browser that renders `arena serve`'s
+# pages in the tests). Idempotent; a missing registry only skips the tests that need the tool,
+# with a message.
 set -u
 if ! python3 -c 'import chess' >/dev/null 2>&1; then
   echo "ci/setup: installing python-chess" >&2
   python3 -m pip install --quiet --disable-pip-version-check chess >&2 \
     || echo "ci/setup: could not install python-chess" >&2
+fi
+if ! python3 -c 'import numpy, scipy' >/dev/null 2>&1; then
+  echo "ci/setup: installing numpy and scipy (tuning/wdl/fit.py)" >&2
+  python3 -m pip install --quiet --disable-pip-version-check numpy scipy >&2 \
+    || echo "ci/setup: could not install numpy and scipy" >&2
 fi
 if ! dpkg -s stockfish >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   echo "ci/setup: installing Debian's stockfish" >&2

@@ -55,8 +55,8 @@ pub enum Action {
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
     },
-    /// Regenerate docs/results.md and the README's standing table from the committed export
-    /// (results/runs.jsonl).
+    /// Regenerate docs/results.md, the README's standing table and docs/engine.md's
+    /// calibration from the committed export (results/runs.jsonl).
     Docs {
         /// Only check that the committed files are current (exit 1 if not).
         #[arg(long)]
@@ -549,8 +549,33 @@ pub const BEGIN: &str = "<!-- standing:begin -->";
 /// The line after it.
 pub const END: &str = "<!-- standing:end -->";
 
-/// `arena results docs`: renders the export into docs/results.md and the README's standing
-/// block; with `check`, compares instead and returns 1 when they differ.
+/// docs/engine.md and its markers around the generated limited-strength calibration.
+pub const ENGINE_MD: &str = "docs/engine.md";
+/// The line before the calibration tables.
+pub const CAL_BEGIN: &str = "<!-- calibration:begin -->";
+/// The line after them.
+pub const CAL_END: &str = "<!-- calibration:end -->";
+
+/// `text` with what lies between the lines `begin` and `end` replaced by `content`.
+fn splice(
+    text: &str,
+    path: &Path,
+    begin: &str,
+    end: &str,
+    content: &str,
+) -> anyhow::Result<String> {
+    let (Some(b), Some(e)) = (text.find(begin), text.find(end)) else {
+        bail!("{} has no {begin} … {end} block", path.display());
+    };
+    if e < b {
+        bail!("{}: {end} comes before {begin}", path.display());
+    }
+    Ok(format!("{}{begin}\n{content}{}", &text[..b], &text[e..]))
+}
+
+/// `arena results docs`: renders the export into docs/results.md, the README's standing
+/// block and docs/engine.md's calibration block; with `check`, compares instead and returns 1
+/// when they differ.
 fn docs(check: bool, from: Option<&Path>) -> anyhow::Result<i32> {
     let top = top()?;
     let export = from.map_or_else(|| top.join(db::EXPORT), Path::to_path_buf);
@@ -558,32 +583,44 @@ fn docs(check: bool, from: Option<&Path>) -> anyhow::Result<i32> {
     export::import_jsonl(&mem, &export)?;
     let runs = mem.runs()?;
     let page = crate::results_docs::results_page(&runs, db::EXPORT);
-    let standing = crate::results_docs::standing(&runs);
-    let readme_path = top.join(README);
-    let readme = std::fs::read_to_string(&readme_path)
-        .with_context(|| format!("reading {}", readme_path.display()))?;
-    let (Some(b), Some(e)) = (readme.find(BEGIN), readme.find(END)) else {
-        bail!(
-            "{} has no {BEGIN} … {END} block for the standing table",
-            readme_path.display()
-        );
-    };
-    if e < b {
-        bail!("{}: {END} comes before {BEGIN}", readme_path.display());
+    // (file, its text now, its text generated, what the block is called)
+    let mut files = vec![(
+        top.join(RESULTS_MD),
+        std::fs::read_to_string(top.join(RESULTS_MD)).unwrap_or_default(),
+        page,
+        RESULTS_MD.to_string(),
+    )];
+    for (name, begin, end, content, what) in [
+        (
+            README,
+            BEGIN,
+            END,
+            crate::results_docs::standing(&runs),
+            "README.md's standing table",
+        ),
+        (
+            ENGINE_MD,
+            CAL_BEGIN,
+            CAL_END,
+            crate::results_docs::calibration(&runs),
+            "docs/engine.md's calibration tables",
+        ),
+    ] {
+        let path = top.join(name);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let new = splice(&text, &path, begin, end, &content)?;
+        files.push((path, text, new, what.to_string()));
     }
-    let new_readme = format!("{}{BEGIN}\n{standing}{}", &readme[..b], &readme[e..]);
-    let page_path = top.join(RESULTS_MD);
     if check {
-        let old_page = std::fs::read_to_string(&page_path).unwrap_or_default();
-        let mut stale = Vec::new();
-        if old_page != page {
-            stale.push(RESULTS_MD);
-        }
-        if readme != new_readme {
-            stale.push("README.md's standing table");
-        }
+        let stale: Vec<&str> = (files.iter())
+            .filter(|(_, old, new, _)| old != new)
+            .map(|(_, _, _, what)| what.as_str())
+            .collect();
         if stale.is_empty() {
-            println!("{RESULTS_MD} and the README's standing table are current");
+            println!(
+                "{RESULTS_MD}, the README's standing table and {ENGINE_MD}'s calibration are current"
+            );
             return Ok(0);
         }
         eprintln!(
@@ -592,12 +629,13 @@ fn docs(check: bool, from: Option<&Path>) -> anyhow::Result<i32> {
         );
         return Ok(1);
     }
-    std::fs::write(&page_path, &page)
-        .with_context(|| format!("writing {}", page_path.display()))?;
-    std::fs::write(&readme_path, &new_readme)
-        .with_context(|| format!("writing {}", readme_path.display()))?;
+    for (path, old, new, _) in &files {
+        if old != new {
+            std::fs::write(path, new).with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
     eprintln!(
-        "arena: wrote {RESULTS_MD} ({} runs) and the README's standing table",
+        "arena: wrote {RESULTS_MD} ({} runs), the README's standing table and {ENGINE_MD}'s calibration",
         runs.len()
     );
     Ok(0)

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::db::RunRow;
+use crate::db::{EngineRow, RunRow};
 use crate::results_cmd::{markdown_table, pm};
 use crate::state::Tally;
 use crate::stats::estimate_penta;
@@ -115,10 +115,125 @@ fn llr(r: &RunRow) -> String {
     r.llr.map_or(String::new(), |l| format!("{l:.2}"))
 }
 
-/// The README's standing table: each opponent's newest gauntlet result.
+/// An engine's UCI option `name` as recorded (names compared as UCI does, ignoring case).
+fn option<'a>(e: &'a EngineRow, name: &str) -> Option<&'a str> {
+    (e.options.iter().rev())
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+/// The `UCI_Elo` an engine played at, when `UCI_LimitStrength` was on.
+fn limited_elo(e: &EngineRow) -> Option<f64> {
+    let on = option(e, "UCI_LimitStrength").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    on.then(|| option(e, "UCI_Elo")?.parse().ok()).flatten()
+}
+
+/// The `Skill Level` an engine played at, when it was below the full 20.
+fn skill_level(e: &EngineRow) -> Option<u32> {
+    option(e, "Skill Level")?.parse().ok().filter(|&l| l < 20)
+}
+
+/// Whether any engine of the run played at a limited strength (such runs are calibration, not
+/// standing).
+fn any_limited(r: &RunRow) -> bool {
+    (r.engines.iter()).any(|e| limited_elo(e).is_some() || skill_level(e).is_some())
+}
+
+/// The name every calibration gauntlet's run name starts with.
+pub const CALIBRATION_PREFIX: &str = "strength calibration";
+
+/// The limited-strength calibration (docs/engine.md#limited-strength): for each gauntlet run
+/// named `strength calibration…`, the first engine's setting (`Skill Level` or `UCI_Elo`)
+/// against each opponent playing at a `UCI_Elo`, the Elo difference, and the Elo it implies
+/// on the opponents' scale (the opponent's `UCI_Elo` plus the difference); then per setting
+/// the inverse-variance mean of those implied Elos over its opponents.
+pub fn calibration(runs: &[RunRow]) -> String {
+    let mut rows = Vec::new();
+    // setting → (Σ w·elo, Σ w, games)
+    let mut combined: BTreeMap<(u8, i64), (f64, f64, u64, String)> = BTreeMap::new();
+    let mut cal: Vec<&RunRow> = runs
+        .iter()
+        .filter(|r| r.kind == "gauntlet" && r.name.starts_with(CALIBRATION_PREFIX))
+        .collect();
+    cal.sort_by(|a, b| (&a.started_at, &a.uid).cmp(&(&b.started_at, &b.uid)));
+    for r in cal {
+        let Some(first) = r.engines.first() else {
+            continue;
+        };
+        let (key, setting) = match (skill_level(first), limited_elo(first)) {
+            (_, Some(elo)) => ((1, elo as i64), format!("UCI_Elo {elo}")),
+            (Some(l), None) => ((0, i64::from(l)), format!("Skill Level {l}")),
+            (None, None) => continue,
+        };
+        for v in gauntlet_rows(r) {
+            let Some(opp) = r.engines.iter().find(|e| e.name == v.opponent) else {
+                continue;
+            };
+            let Some(opp_elo) = limited_elo(opp) else {
+                continue;
+            };
+            let implied = v.elo.filter(|e| e.is_finite()).map(|e| opp_elo + e);
+            let err = v.elo_error.filter(|e| e.is_finite() && *e > 0.0);
+            if let (Some(i), Some(e)) = (implied, err) {
+                let w = 1.0 / (e * e);
+                let c = combined
+                    .entry(key)
+                    .or_insert((0.0, 0.0, 0, setting.clone()));
+                c.0 += w * i;
+                c.1 += w;
+                c.2 += v.games;
+            }
+            rows.push(vec![
+                setting.clone(),
+                v.opponent.clone(),
+                format!("{opp_elo}"),
+                r.tc.clone().unwrap_or_default(),
+                v.games.to_string(),
+                pct(v.score),
+                pm(v.elo, v.elo_error),
+                pm(implied, err),
+            ]);
+        }
+    }
+    let mut out = markdown_table(
+        &[
+            "Clio",
+            "opponent",
+            "its UCI_Elo",
+            "tc",
+            "games",
+            "score",
+            "Elo ± 95 %",
+            "implied Elo",
+        ],
+        &rows,
+        &[false, false, true, false, true, true, true, true],
+    );
+    out.push('\n');
+    let rows: Vec<Vec<String>> = combined
+        .values()
+        .map(|(sum, w, games, setting)| {
+            vec![
+                setting.clone(),
+                games.to_string(),
+                pm(Some(sum / w), Some(w.sqrt().recip())),
+            ]
+        })
+        .collect();
+    out.push_str(&markdown_table(
+        &["Clio", "games", "Elo on Stockfish's UCI_Elo scale ± 95 %"],
+        &rows,
+        &[false, true, true],
+    ));
+    out
+}
+
+/// The README's standing table: each opponent's newest gauntlet result at full strength.
 pub fn standing(runs: &[RunRow]) -> String {
     let mut newest: BTreeMap<String, (String, String, String, Versus)> = BTreeMap::new();
-    let mut gauntlets: Vec<&RunRow> = runs.iter().filter(|r| r.kind == "gauntlet").collect();
+    let mut gauntlets: Vec<&RunRow> = (runs.iter())
+        .filter(|r| r.kind == "gauntlet" && !any_limited(r))
+        .collect();
     gauntlets.sort_by(|a, b| (&a.started_at, &a.uid).cmp(&(&b.started_at, &b.uid)));
     for r in gauntlets {
         let first = r.engines.first().map_or(String::new(), |e| e.name.clone());
@@ -350,4 +465,80 @@ pub fn results_page(runs: &[RunRow], export: &str) -> String {
         &[false, false, true, true, false],
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn engine(name: &str, options: &[(&str, &str)]) -> EngineRow {
+        EngineRow {
+            name: name.into(),
+            cmd: name.into(),
+            options: (options.iter())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ..EngineRow::default()
+        }
+    }
+
+    /// A gauntlet of `first` against one opponent with these pentanomial pair counts.
+    fn gauntlet(name: &str, first: EngineRow, opp: EngineRow, penta: [u64; 5]) -> RunRow {
+        let pairs: u64 = penta.iter().sum();
+        let points: u64 = penta.iter().enumerate().map(|(i, n)| i as u64 * n).sum();
+        RunRow {
+            uid: name.into(),
+            name: name.into(),
+            kind: "gauntlet".into(),
+            status: "complete".into(),
+            started_at: Some("2026-12-07T08:00:00Z".into()),
+            tc: Some("5+0.05".into()),
+            extra: Some(json!({"encounters": [{
+                "first": first.name, "second": opp.name,
+                "tally": {"wins": points.min(2 * pairs), "draws": 0,
+                          "losses": 2 * pairs - points.min(2 * pairs), "penta": penta}
+            }]})),
+            engines: vec![first, opp],
+            ..RunRow::default()
+        }
+    }
+
+    #[test]
+    fn limited_runs_fill_the_calibration_and_stay_out_of_the_standing() {
+        let sf = |elo: &str| {
+            engine(
+                &format!("sf-elo{elo}"),
+                &[("UCI_LimitStrength", "true"), ("UCI_Elo", elo)],
+            )
+        };
+        let skill = engine("clio-skill4", &[("Skill Level", "4")]);
+        let full = engine("clio", &[("Threads", "1")]);
+        let runs = vec![
+            // An even score against UCI_Elo 1600: level 4 is 1600.
+            gauntlet(
+                "strength calibration: Skill Level 4",
+                skill.clone(),
+                sf("1600"),
+                [1, 2, 4, 2, 1],
+            ),
+            gauntlet("standing", full, engine("ethereal", &[]), [0, 0, 1, 4, 5]),
+        ];
+        let table = calibration(&runs);
+        assert!(
+            table.contains("| Skill Level 4 | sf-elo1600 | 1600 | 5+0.05 | 20 | 50.0 % |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| Skill Level 4 | 20 | 1600.00 ± "),
+            "{table}"
+        );
+        let table = standing(&runs);
+        assert!(table.contains("ethereal"), "{table}");
+        assert!(!table.contains("sf-elo1600"), "{table}");
+        // Limited, but not named as calibration: in neither table.
+        let other = vec![gauntlet("casual", skill, sf("1600"), [1, 2, 4, 2, 1])];
+        assert!(!calibration(&other).contains("sf-elo1600"));
+        assert!(!standing(&other).contains("sf-elo1600"));
+    }
 }

@@ -19,6 +19,7 @@ use clio_search::{Info, Limits, Params, Score, SearchResult, Searcher};
 use crate::input::{self, Command, Go, Input, Start};
 use crate::limits;
 use crate::options::{self, Effect, Settings};
+use crate::{strength, wdl};
 
 /// Writes one line to stdout. A closed stdout (the GUI went away) is not an error worth a
 /// panic: the next read sees end of input and the engine quits.
@@ -71,6 +72,10 @@ enum Job {
         params: Box<Params>,
         /// `go infinite`: `bestmove` waits for `stop` even if the search ends by itself.
         go_infinite: bool,
+        /// `Skill Level` or `UCI_Elo` below the full engine: the level the move is chosen at.
+        strength: Option<f64>,
+        /// `UCI_ShowWDL`.
+        show_wdl: bool,
         flags: Arc<Flags>,
     },
     Perft {
@@ -324,6 +329,13 @@ impl Engine {
             limits.searchmoves = Some(self.searchmoves(&go.searchmoves));
         }
         limits.multipv = self.settings.multipv;
+        let strength = self.settings.strength_level();
+        if let Some(level) = strength {
+            // A limited search: the level's node budget, and the lines to choose among.
+            let budget = strength::node_budget(level);
+            limits.nodes = Some(limits.nodes.map_or(budget, |n| n.min(budget)));
+            limits.multipv = limits.multipv.max(strength::LINES);
+        }
         if go.ponder {
             let mtg = self.settings.params.tm_moves_to_go as u64;
             self.ponder_budget = Some(budget(&limits, us, mtg));
@@ -335,6 +347,8 @@ impl Engine {
             limits,
             params: Box::new(self.settings.params.clone()),
             go_infinite: go.infinite,
+            strength,
+            show_wdl: self.settings.show_wdl,
             flags,
         };
         self.submit(job);
@@ -396,12 +410,17 @@ fn set_position(start: &Start, moves: &[String], mode: CastlingMode) -> Result<P
     Ok(position)
 }
 
-/// The UCI line for one progress report, castling written in `mode`.
-pub fn info_line(info: &Info, mode: CastlingMode) -> String {
-    let score = match info.score {
+/// The UCI line for one progress report, castling written in `mode`; with `wdl_material`
+/// (`UCI_ShowWDL`: the root's material count) the score also as `wdl W D L`.
+pub fn info_line(info: &Info, mode: CastlingMode, wdl_material: Option<u32>) -> String {
+    let mut score = match info.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(m) => format!("mate {m}"),
     };
+    if let Some(material) = wdl_material {
+        let (w, d, l) = wdl::wdl(info.score, material);
+        score.push_str(&format!(" wdl {w} {d} {l}"));
+    }
     let multipv = if info.multipv > 0 {
         format!(" multipv {}", info.multipv)
     } else {
@@ -461,12 +480,19 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                 limits,
                 params,
                 go_infinite,
+                strength,
+                show_wdl,
                 flags,
             } => {
                 *searcher.params_mut() = *params;
+                let material = show_wdl.then(|| wdl::material(position.chess().board()));
+                let mut lines = strength::Lines::default();
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     searcher.search(&position, &limits, &flags.stop, &mut |info| {
-                        send(&info_line(info, position.castling_mode()))
+                        if strength.is_some() {
+                            lines.record(info);
+                        }
+                        send(&info_line(info, position.castling_mode(), material))
                     })
                 }));
                 // A panic in the search is a bug, but the GUI still gets a legal move (the
@@ -483,6 +509,15 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                         nodes: 0,
                     }
                 });
+                // A limited strength plays the line its level chooses.
+                let mut result = result;
+                if let Some(chosen) =
+                    strength.and_then(|l| lines.choose(l, &mut rand::thread_rng()))
+                {
+                    result.best = chosen.pv.first().copied();
+                    result.ponder = chosen.pv.get(1).copied();
+                    result.score = chosen.score;
+                }
                 // UCI: after `go infinite`, and during `go ponder` until `ponderhit`, bestmove
                 // waits for `stop` even when the search ends early (a forced mate, say).
                 while !flags.stop.load(Ordering::SeqCst)
@@ -657,11 +692,14 @@ mod tests {
             multipv: 0,
         };
         assert_eq!(
-            info_line(&info, STD),
+            info_line(&info, STD, None),
             "info depth 5 seldepth 9 score mate -3 nodes 1234 nps 5678 hashfull 7 time 12 pv e2e4"
         );
+        assert!(info_line(&info, STD, Some(40)).contains(" score mate -3 wdl 0 0 1000 nodes"));
         let second = Info { multipv: 2, ..info };
-        assert!(info_line(&second, STD).starts_with("info depth 5 seldepth 9 multipv 2 score"));
+        assert!(
+            info_line(&second, STD, None).starts_with("info depth 5 seldepth 9 multipv 2 score")
+        );
     }
 
     #[test]

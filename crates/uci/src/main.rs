@@ -6,6 +6,8 @@ mod engine;
 mod input;
 mod limits;
 mod options;
+mod strength;
+mod wdl;
 
 use std::process::ExitCode;
 

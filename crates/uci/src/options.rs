@@ -1,8 +1,10 @@
 //! The UCI options: the engine's own (Hash, Threads, Clear Hash, Move Overhead, MultiPV, Ponder,
-//! UCI_Chess960), then
+//! UCI_Chess960, UCI_ShowWDL, Skill Level, UCI_LimitStrength, UCI_Elo), then
 //! every heuristic switch and every tunable of the search's registry, and `setoption` on them.
 
 use clio_search::{param_specs, switch_specs, Params, DEFAULT_MOVE_OVERHEAD_MS};
+
+use crate::strength;
 
 /// Default transposition table size in MB.
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -29,6 +31,14 @@ pub struct Settings {
     /// `UCI_Chess960`: FENs with X-FEN or Shredder-FEN castling, castling written
     /// king-takes-rook (`e1h1`).
     pub chess960: bool,
+    /// `UCI_ShowWDL`: each info line's score also as `wdl W D L` (the win-rate model).
+    pub show_wdl: bool,
+    /// `Skill Level`, 0 to 20 (20: the full engine).
+    pub skill_level: u32,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` (it wins over `Skill Level`).
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength `UCI_LimitStrength` plays at.
+    pub elo: i64,
     /// The search's switches and tunables.
     pub params: Params,
 }
@@ -41,8 +51,25 @@ impl Default for Settings {
             multipv: 1,
             ponder: false,
             chess960: false,
+            show_wdl: false,
+            skill_level: 20,
+            limit_strength: false,
+            elo: strength::MIN_ELO,
             params: Params::default(),
         }
+    }
+}
+
+impl Settings {
+    /// The strength level searches play at: `UCI_Elo`'s when `UCI_LimitStrength` is on, else
+    /// `Skill Level`'s; `None` for the full engine.
+    pub fn strength_level(&self) -> Option<f64> {
+        let level = if self.limit_strength {
+            strength::level_for_elo(self.elo)
+        } else {
+            f64::from(self.skill_level)
+        };
+        (level < strength::FULL).then_some(level)
     }
 }
 
@@ -71,6 +98,15 @@ pub fn option_lines() -> Vec<String> {
         format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
+        "option name UCI_ShowWDL type check default false".to_string(),
+        "option name Skill Level type spin default 20 min 0 max 20".to_string(),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        format!(
+            "option name UCI_Elo type spin default {} min {} max {}",
+            strength::MIN_ELO,
+            strength::MIN_ELO,
+            strength::MAX_ELO
+        ),
     ];
     for s in switch_specs() {
         lines.push(format!(
@@ -160,6 +196,22 @@ pub fn apply(settings: &mut Settings, name: &str, value: Option<&str>) -> Result
         }
         "uci_chess960" => {
             settings.chess960 = check("UCI_Chess960", value)?;
+            return Ok(Effect::None);
+        }
+        "uci_showwdl" => {
+            settings.show_wdl = check("UCI_ShowWDL", value)?;
+            return Ok(Effect::None);
+        }
+        "skill level" => {
+            settings.skill_level = spin("Skill Level", value, 0, 20)? as u32;
+            return Ok(Effect::None);
+        }
+        "uci_limitstrength" => {
+            settings.limit_strength = check("UCI_LimitStrength", value)?;
+            return Ok(Effect::None);
+        }
+        "uci_elo" => {
+            settings.elo = spin("UCI_Elo", value, strength::MIN_ELO, strength::MAX_ELO)?;
             return Ok(Effect::None);
         }
         _ => {}

@@ -5,35 +5,13 @@
 
 mod common;
 
-use std::process::Command;
-
-use common::{clio_path, skip};
+use common::clio_path;
 
 #[test]
 fn python_chess_plays_a_short_game() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/play_clio.py");
-    let out = match Command::new("python3")
-        .arg(script)
-        .arg(clio_path())
-        .arg("24")
-        .output()
-    {
-        Ok(out) => out,
-        Err(e) => {
-            skip(&format!("python3 could not be started ({e})"));
-            return;
-        }
-    };
-    let text = String::from_utf8_lossy(&out.stdout);
-    let err = String::from_utf8_lossy(&out.stderr);
-    if out.status.code() == Some(77) {
-        skip(&text);
-        return;
+    if let Some(text) = common::python(&[script, clio_path(), "24"]) {
+        assert!(text.contains("python-chess: "), "{text}");
+        println!("{text}");
     }
-    assert!(
-        out.status.success(),
-        "python-chess client failed:\n{text}\n{err}"
-    );
-    assert!(text.contains("python-chess: "), "{text}");
-    println!("{text}");
 }

@@ -23,6 +23,30 @@ pub fn skip(why: &str) {
     println!("skipped: {why}");
 }
 
+/// Runs `python3` with `args`: its stdout when it succeeded; `None` after a skip (python3
+/// missing, or the script's exit 77 for a missing module, its stdout saying which). A failure
+/// fails the test with both outputs.
+pub fn python(args: &[&str]) -> Option<String> {
+    let out = match std::process::Command::new("python3").args(args).output() {
+        Ok(out) => out,
+        Err(e) => {
+            skip(&format!("python3 could not be started ({e})"));
+            return None;
+        }
+    };
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if out.status.code() == Some(77) {
+        skip(&text);
+        return None;
+    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "python3 {args:?} failed:\n{text}\n{err}"
+    );
+    Some(text)
+}
+
 /// The engine binary under test.
 pub fn clio_path() -> &'static str {
     env!("CARGO_BIN_EXE_clio")

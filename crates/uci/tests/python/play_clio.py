@@ -66,6 +66,21 @@ def main() -> int:
         if len(multi) != 3 or len(set(firsts)) != 3 or any("score" not in l for l in multi):
             print(f"multipv=3: {multi}")
             return 1
+        # UCI_ShowWDL: python-chess reads `wdl W D L` into info["wdl"], summing to 1000.
+        engine.configure({"UCI_ShowWDL": True})
+        info = engine.analyse(start, chess.engine.Limit(depth=5))
+        wdl = info.get("wdl")
+        if wdl is None or wdl.white().total() != 1000 or not 0 < wdl.white().expectation() < 1:
+            print(f"UCI_ShowWDL: analysis {info}")
+            return 1
+        engine.configure({"UCI_ShowWDL": False})
+        # UCI_LimitStrength with UCI_Elo: a legal move within the level's node budget.
+        engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 1350})
+        played = engine.play(start, chess.engine.Limit(depth=20), info=chess.engine.INFO_ALL)
+        if played.move not in start.legal_moves or played.info.get("nodes", 0) > 600:
+            print(f"UCI_Elo 1350: {played}")
+            return 1
+        engine.configure({"UCI_LimitStrength": False})
         if scores == 0:
             print("no move came with a score")
             return 1
