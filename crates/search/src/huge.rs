@@ -1,7 +1,6 @@
 //! Tables on huge pages. The TT and the continuation history are read at random places far
 //! apart, several times a node; on 4 KiB pages such a read can miss the TLB as well as the
-//! caches (measured here, huge pages helped only together with the TT prefetch: README,
-//! "Measured").
+//! caches (huge pages helped only together with the TT prefetch; docs/engine.md, "Search").
 //! A [`HugeSlice`] over-allocates its vector by up to one huge page, uses the part that starts
 //! on a 2 MiB boundary, and on Linux asks the kernel (`madvise(MADV_HUGEPAGE)`, as Stockfish
 //! does) to back it with transparent huge pages before the first write. It is advice: where

@@ -114,7 +114,7 @@ fn finds_known_mates_in_one_two_and_three() {
     // Philidor's legacy, the classic smothered mate: 1.Nh6+ Kh8 2.Qg8+ Rxg8 3.Nf7#. Its
     // checking sacrifices (a knight to a pawn-guarded square, the queen to a rook-guarded
     // one) are what futility and SEE pruning cut at shallow depth: with both on, Clio finds
-    // only a mate in 4 here at any depth tried (a known weakness, see the README), so this
+    // only a mate in 4 here at any depth tried (a known weakness of those prunings), so this
     // case checks the mate search with those two prunings off. The threat ordering
     // (`UseThreatOrder`) puts both sacrifices late among the quiets, where LMR reduces
     // them, and late move pruning halved where the eval is not improving (`UseImproving`)
