@@ -98,11 +98,9 @@ def fit(x, mat, y):
 
 def table(theta, x, mat, y):
     rows = []
-    for lo, hi in [(17, 40), (41, 60), (61, 78)]:
+    for lo, hi in [(0, 40), (41, 60), (61, 78)]:
         for s0, s1 in [(-300, -100), (-100, -25), (-25, 25), (25, 100), (100, 300)]:
             sel = (mat >= lo) & (mat <= hi) & (x >= s0) & (x < s1)
-            if hi == 40:
-                sel |= (mat < 17) & (x >= s0) & (x < s1)
             n = int(sel.sum())
             if n == 0:
                 continue

@@ -498,7 +498,7 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                 // A panic in the search is a bug, but the GUI still gets a legal move (the
                 // first legal one, as `bestmove_line` falls back to) and the engine goes on
                 // with fresh tables.
-                let result = outcome.unwrap_or_else(|_| {
+                let mut result = outcome.unwrap_or_else(|_| {
                     note("internal error in the search; playing a legal move");
                     searcher = Searcher::new(current_hash);
                     SearchResult {
@@ -510,13 +510,11 @@ fn worker(jobs: Receiver<Job>, hash_mb: usize) {
                     }
                 });
                 // A limited strength plays the line its level chooses.
-                let mut result = result;
                 if let Some(chosen) =
                     strength.and_then(|l| lines.choose(l, &mut rand::thread_rng()))
                 {
                     result.best = chosen.pv.first().copied();
                     result.ponder = chosen.pv.get(1).copied();
-                    result.score = chosen.score;
                 }
                 // UCI: after `go infinite`, and during `go ponder` until `ponderhit`, bestmove
                 // waits for `stop` even when the search ends early (a forced mate, say).

@@ -53,7 +53,8 @@ pub fn wdl(score: Score, material: u32) -> (u32, u32, u32) {
             let cp = f64::from(cp);
             let win = (1000.0 * win_rate(cp, material)).round() as u32;
             let loss = (1000.0 * win_rate(-cp, material)).round() as u32;
-            let (win, loss) = (win.min(1000), loss.min(1000 - win.min(1000)));
+            // Each rounds from below 1000; together they may round one past it.
+            let loss = loss.min(1000 - win);
             (win, 1000 - win - loss, loss)
         }
     }
