@@ -68,7 +68,7 @@ impl Seats {
 
     /// Engine `i` plays on `side` of the slot next: one pinned for the other side is quit
     /// (a round robin seats an engine first in one pair and second in another).
-    fn seat(&mut self, i: usize, side: usize) {
+    pub fn seat(&mut self, i: usize, side: usize) {
         if self.cpus.is_none() {
             return;
         }

@@ -69,7 +69,6 @@ fn each_engine_of_a_game_runs_on_a_cpu_of_its_own() {
         return;
     }
     let Some(clio) = clio_release() else { return };
-    let cpus = own_cpus();
     let dir = scratch("affinity");
     let mut cmd = arena();
     cmd.args(["sprt", "--dev-cmd", &clio, "--base-cmd", &clio])
@@ -90,10 +89,49 @@ fn each_engine_of_a_game_runs_on_a_cpu_of_its_own() {
             "0",
         ])
         .arg("--pgn")
-        .arg(dir.join("games.pgn"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .arg(dir.join("games.pgn"));
+    check_pinned(cmd);
+    let _ = std::fs::remove_dir_all(&dir);
+}
 
+/// `arena spsa --affinity`: each worker's θ+ and θ− engines on CPUs of their own, the same
+/// slots as a match's.
+#[test]
+fn each_engine_of_an_spsa_game_runs_on_a_cpu_of_its_own() {
+    if !cfg!(target_os = "linux") {
+        skip("CPU affinity is Linux only");
+        return;
+    }
+    let Some(clio) = clio_release() else { return };
+    let dir = scratch("affinity-spsa");
+    let config = dir.join("tune.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[spsa]\niterations = 2\npairs_per_iteration = 2\nseed = 1\n\n[match]\n\
+             engine = {clio:?}\nnodes = 400000\nconcurrency = 2\nopenings = {book:?}\n\
+             options = {{ Hash = 4, Threads = 1 }}\n\n[[param]]\nname = \"Move Overhead\"\n\
+             value = 50\nmin = 10\nmax = 100\nstep = 10\n",
+            book = seed_book(),
+        ),
+    )
+    .unwrap();
+    let mut cmd = arena();
+    cmd.arg("spsa")
+        .arg(&config)
+        .arg("--out")
+        .arg(dir.join("run"))
+        .args(["--affinity", "--no-db"]);
+    check_pinned(cmd);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `cmd` (two games at once, `--affinity`, long enough to be seen) and checks, from the
+/// kernel's lists, that its engines are pinned one to a CPU, no two on the same one, the slots
+/// announced; on one CPU, that the run is refused.
+fn check_pinned(mut cmd: std::process::Command) {
+    let cpus = own_cpus();
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     if cpus.len() < 2 {
         let out = cmd.output().expect("arena runs");
         let (_, stderr) = texts(&out);

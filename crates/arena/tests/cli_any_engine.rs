@@ -3,7 +3,8 @@
 //! builds), two tagged commits where v2 plays much better than v1. Both refs are built with the
 //! default OpenBench build, their `Bench: N` checked against `<binary> bench`, and the SPRT
 //! reaches H1; a ref whose make fails and one whose binary is no UCI engine stop the run before
-//! any game, naming the ref.
+//! any game, naming the ref, and so does one whose commit message's `Bench: N` its binary does
+//! not give (unless `--allow-bench-mismatch`).
 
 mod runner_common;
 
@@ -15,6 +16,8 @@ use runner_common::*;
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        // No detached `git maintenance` left holding the output pipes.
+        .args(["-c", "maintenance.auto=false", "-c", "gc.auto=0"])
         .arg("-C")
         .arg(dir)
         .args(args)
@@ -26,7 +29,8 @@ fn git(dir: &Path, args: &[&str]) {
 /// OpenBench's build: `make EXE=<path>` puts the engine (the script itself) there.
 const MAKEFILE: &str = "EXE ?= tiny\n\nall:\n\tcp engine.py $(EXE)\n\tchmod +x $(EXE)\n";
 
-/// The engine repository: v1 (weak), v2 (strong), broken (make fails), notuci.
+/// The engine repository: v1 (weak), v2 (strong), broken (make fails), notuci, wrongbench (v2
+/// whose commit message claims Bench: 999; its binary's bench gives 1000).
 fn engine_repo(dir: &Path) {
     std::fs::create_dir_all(dir).unwrap();
     let src = std::fs::read_to_string(
@@ -37,36 +41,25 @@ fn engine_repo(dir: &Path) {
     std::fs::write(dir.join("engine.py"), &src).unwrap();
     git(dir, &["init", "-q"]);
     git(dir, &["add", "."]);
-    git(
-        dir,
-        &["commit", "-q", "-m", "v1: first legal move\n\nBench: 1000"],
-    );
-    git(dir, &["tag", "v1"]);
-    std::fs::write(dir.join("engine.py"), src.replace("LEVEL = 0", "LEVEL = 1")).unwrap();
-    git(
-        dir,
-        &[
-            "commit",
-            "-q",
-            "-am",
-            "v2: mates and captures\n\nBench: 1000",
-        ],
-    );
-    git(dir, &["tag", "v2"]);
+    let tagged = |message: &str, tag: &str| {
+        git(dir, &["commit", "-q", "-am", message]);
+        git(dir, &["tag", tag]);
+    };
+    tagged("v1: first legal move\n\nBench: 1000", "v1");
+    let v2 = src.replace("LEVEL = 0", "LEVEL = 1");
+    std::fs::write(dir.join("engine.py"), &v2).unwrap();
+    tagged("v2: mates and captures\n\nBench: 1000", "v2");
     std::fs::write(
         dir.join("Makefile"),
         "all:\n\techo no compiler here; exit 3\n",
     )
     .unwrap();
-    git(dir, &["commit", "-q", "-am", "broken build\n\nBench: 1000"]);
-    git(dir, &["tag", "broken"]);
+    tagged("broken build\n\nBench: 1000", "broken");
     std::fs::write(dir.join("Makefile"), MAKEFILE).unwrap();
     std::fs::write(dir.join("engine.py"), "#!/bin/sh\necho hello\n").unwrap();
-    git(
-        dir,
-        &["commit", "-q", "-am", "not an engine\n\nBench: 1000"],
-    );
-    git(dir, &["tag", "notuci"]);
+    tagged("not an engine\n\nBench: 1000", "notuci");
+    std::fs::write(dir.join("engine.py"), &v2).unwrap();
+    tagged("v2 with a stale signature\n\nBench: 999", "wrongbench");
 }
 
 fn sprt(
@@ -147,6 +140,31 @@ fn another_engines_branches_are_built_with_make_and_tested_to_a_verdict() {
     assert!(
         e.contains("ref notuci") && e.contains("does not answer `uci`") && e.contains("hello"),
         "{e}"
+    );
+
+    // A commit message whose `Bench: N` the binary does not give: refused before any game, as
+    // OpenBench refuses it, unless asked to play it anyway.
+    let (ok, o, e) = sprt(&repo, &cache, "v1", "wrongbench", &[]);
+    assert!(!ok);
+    assert!(!o.contains("Started game"), "{o}");
+    assert!(
+        e.contains("ref wrongbench")
+            && e.contains("Bench: 999")
+            && e.contains("gives 1000")
+            && e.contains("--allow-bench-mismatch"),
+        "{e}"
+    );
+    let (ok, o, e) = sprt(
+        &repo,
+        &cache,
+        "v1",
+        "wrongbench",
+        &["--allow-bench-mismatch", "--max-games", "2"],
+    );
+    assert!(ok, "{o}\n{e}");
+    assert!(
+        e.contains("warning: ref wrongbench") && o.contains("Started game"),
+        "{o}\n{e}"
     );
 
     // A custom template builds the same way.

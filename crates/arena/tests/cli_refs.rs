@@ -12,6 +12,8 @@ use runner_common::*;
 fn git(dir: &Path, args: &[&str]) {
     let ok = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        // No detached `git maintenance` left holding the output pipes.
+        .args(["-c", "maintenance.auto=false", "-c", "gc.auto=0"])
         .arg("-C")
         .arg(dir)
         .args(args)

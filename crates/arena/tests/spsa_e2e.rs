@@ -94,6 +94,7 @@ fn args(config: &Path, out: &Path, stop_after: Option<u64>) -> SpsaArgs {
         init: None,
         from_openbench: None,
         openbench_games: None,
+        affinity: false,
         db: clio_arena::db::DbArgs {
             no_db: true,
             ..Default::default()

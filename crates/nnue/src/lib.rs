@@ -366,6 +366,24 @@ impl Model {
         sum / data.len() as f64
     }
 
+    /// The float model a quantised network stands for (each weight divided by its scale), to
+    /// go on training from it: `from_network(n, s).quantise()` is `n` again.
+    pub fn from_network(net: &Network, eval_scale: f32) -> Model {
+        let d = |x: i16, s: i32| f32::from(x) / s as f32;
+        Model {
+            w1: (net.ft_weights.iter())
+                .flat_map(|row| row.iter().map(|&w| d(w, QA)))
+                .collect(),
+            b1: net.ft_bias.iter().map(|&b| d(b, QA)).collect(),
+            w2: (net.out_weights.iter().flatten())
+                .map(|&w| d(w, QB))
+                .collect(),
+            b2: net.out_bias as f32 / (QA * QB) as f32,
+            eval_scale,
+            residual: net.residual,
+        }
+    }
+
     /// The quantised network (rounded, as the engine reads it).
     pub fn quantise(&self) -> Network {
         let q = |x: f32, s: i32| (x * s as f32).round() as i16;
@@ -673,6 +691,30 @@ mod tests {
 
     /// The gradient `backward` adds is the derivative of the squared error: each parameter
     /// checked against a central finite difference.
+    #[test]
+    fn a_network_read_back_into_a_model_quantises_to_itself() {
+        let mut model = Model::random(7, 140.0);
+        model.b2 = 0.37;
+        for (i, b) in model.b1.iter_mut().enumerate() {
+            *b = 0.2 + 0.5 * (i as f32 / HIDDEN as f32);
+        }
+        let net = model.quantise();
+        let back = Model::from_network(&net, 140.0);
+        let again = back.quantise();
+        assert_eq!(again.to_bytes(), net.to_bytes());
+        // The shipped network too, and its float model predicts what the engine evaluates.
+        let shipped = Network::from_bytes(include_bytes!("../../search/nets/clio-3.nnue"))
+            .expect("the shipped network");
+        let model = Model::from_network(&shipped, 140.0);
+        assert_eq!(model.quantise().to_bytes(), shipped.to_bytes());
+        let pos = labelled(
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4 [0.5] 40",
+        )
+        .expect("a line");
+        let (max, _) = quantisation_error(&model, &shipped, &pos);
+        assert!(max < 2.0, "float and quantised differ by {max} cp");
+    }
+
     #[test]
     fn backward_matches_finite_differences() {
         let pos = labelled(

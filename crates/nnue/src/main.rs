@@ -59,6 +59,10 @@ struct Args {
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Start from this network file (fine-tuning: go on training it on new data, usually with
+    /// a smaller --lr) instead of random weights; it must be of the same shape.
+    #[arg(long, value_name = "NET")]
+    init: Option<String>,
 }
 
 fn main() -> Result<()> {
@@ -153,12 +157,39 @@ fn main() -> Result<()> {
         seed: a.seed,
     };
     let start = std::time::Instant::now();
-    let mut init = Model::random(a.seed, eval_scale);
-    init.residual = a.residual;
-    if a.residual {
-        // A correction starts at none: the hand-written evaluation itself.
-        init.w2.fill(0.0);
-    }
+    let init = match &a.init {
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| format!("reading --init {path}"))?;
+            let net =
+                Network::from_bytes(&bytes).with_context(|| format!("--init {path}: not read"))?;
+            if net.residual != a.residual {
+                bail!(
+                    "--init {path} is {} network; give --residual {}",
+                    if net.residual {
+                        "a residual"
+                    } else {
+                        "a whole"
+                    },
+                    if net.residual {
+                        "too"
+                    } else {
+                        "only for a residual one"
+                    }
+                );
+            }
+            eprintln!("starting from {path}");
+            Model::from_network(&net, eval_scale)
+        }
+        None => {
+            let mut init = Model::random(a.seed, eval_scale);
+            init.residual = a.residual;
+            if a.residual {
+                // A correction starts at none: the hand-written evaluation itself.
+                init.w2.fill(0.0);
+            }
+            init
+        }
+    };
     eprintln!(
         "epoch   0  held out {:.6} (against results {:.6})",
         init.error(&held, false),

@@ -88,8 +88,10 @@ struct ThreadResult {
     score: i32,
     depth: u32,
     stats: SearchStats,
-    /// The last completed iteration's report, repeated once at the end with the final counts.
-    last_info: Option<Info>,
+    /// The last reported lines (every MultiPV line of the last completed iteration, the
+    /// interrupted iteration's move first where it counts), repeated once at the end with the
+    /// final counts.
+    last_lines: Vec<Info>,
 }
 
 impl Searcher {
@@ -235,12 +237,21 @@ impl Searcher {
                 best = h;
             }
         }
-        // The closing report counts every thread's nodes.
-        if let Some(mut i) = main.last_info.clone() {
+        // The closing report: the lines of the thread whose move is played, counting every
+        // thread's nodes.
+        let lines = if best.last_lines.is_empty() {
+            &main.last_lines
+        } else {
+            &best.last_lines
+        };
+        let time_ms = start.elapsed().as_millis() as u64;
+        let hashfull = self.tt.hashfull();
+        for line in lines {
+            let mut i = line.clone();
             i.nodes = nodes;
-            i.time_ms = start.elapsed().as_millis() as u64;
-            i.nps = i.nodes * 1000 / i.time_ms.max(1);
-            i.hashfull = self.tt.hashfull();
+            i.time_ms = time_ms;
+            i.nps = nodes * 1000 / time_ms.max(1);
+            i.hashfull = hashfull;
             info(&i);
         }
         self.stats = main.stats;
@@ -426,7 +437,7 @@ impl<'a> Worker<'a> {
         let mut ponder = None;
         let mut score = 0;
         let mut completed = 0;
-        let mut last_info = None;
+        let mut last_lines: Vec<Info> = Vec::new();
         // Iterations in a row that ended with the same best move.
         let mut stable = 0;
         let (searched, left_out): (Vec<Move16>, Vec<Move16>) = (root.legal_moves().iter())
@@ -451,7 +462,18 @@ impl<'a> Worker<'a> {
                             best = first;
                             ponder = pv.get(1).copied();
                             score = s;
-                            last_info = Some(self.info(completed, s, pv));
+                            let i = self.info(completed, s, pv);
+                            // Under MultiPV it heads the last iteration's other lines.
+                            if lines > 1 {
+                                last_lines.retain(|l| l.pv.first() != Some(&first));
+                                last_lines.insert(0, i);
+                                for (rank, l) in last_lines.iter_mut().enumerate() {
+                                    l.multipv = rank as u32 + 1;
+                                }
+                                last_lines.truncate(lines);
+                            } else {
+                                last_lines = vec![i];
+                            }
                         }
                     }
                 }
@@ -475,7 +497,7 @@ impl<'a> Worker<'a> {
             let i = self.info(completed, score, pv);
             if lines <= 1 {
                 info(&i);
-                last_info = Some(i);
+                last_lines = vec![i];
             } else {
                 // MultiPV: each further line is the best root move not already shown, searched
                 // with its own aspiration window; the lines are then ranked by score, and the
@@ -503,7 +525,7 @@ impl<'a> Worker<'a> {
                     line.nodes = self.stats.nodes;
                     info(line);
                 }
-                last_info = Some(found.swap_remove(0).1);
+                last_lines = found.into_iter().map(|(_, line)| line).collect();
                 if self.stopped {
                     break;
                 }
@@ -531,7 +553,7 @@ impl<'a> Worker<'a> {
             score,
             depth: completed,
             stats: self.stats,
-            last_info,
+            last_lines,
         }
     }
 

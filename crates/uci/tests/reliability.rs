@@ -176,7 +176,7 @@ fn last_depth_lines(lines: &[String]) -> Vec<(u32, String, i64)> {
 }
 
 /// `MultiPV`: each depth reports that many lines, ranked by score, with distinct first moves;
-/// `bestmove` is line 1's; never more lines than root moves; with `go searchmoves` the lines
+/// the closing report repeats them all; `bestmove` is line 1's; never more lines than root moves; with `go searchmoves` the lines
 /// come from those moves; MultiPV 1 prints no `multipv` field, and out-of-range values are
 /// refused.
 #[test]
@@ -197,6 +197,22 @@ fn multipv_reports_ranked_distinct_lines() {
     let mut firsts: Vec<&String> = top.iter().map(|l| &l.1).collect();
     firsts.dedup();
     assert_eq!(firsts.len(), 3, "{top:?}");
+    // The closing report (the final counts, just before `bestmove`) repeats every line of the
+    // last depth, in rank order, not line 1 alone: the last six reports are depth 7's lines
+    // 1, 2, 3 and then again 1, 2, 3 with the same moves and scores.
+    let infos: Vec<String> = (lines.iter())
+        .filter(|l| l.starts_with("info depth"))
+        .cloned()
+        .collect();
+    let tail = &infos[infos.len().saturating_sub(6)..];
+    let ranks: Vec<(u32, String, i64)> = tail
+        .iter()
+        .flat_map(|l| last_depth_lines(std::slice::from_ref(l)))
+        .collect();
+    assert_eq!(ranks.len(), 6, "{lines:?}");
+    assert!(tail.iter().all(|l| l.contains(" depth 7 ")), "{tail:?}");
+    assert_eq!(ranks[..3], top[..], "{tail:?}");
+    assert_eq!(ranks[3..], top[..], "{tail:?}");
     // Two legal moves (the king's), five lines asked: two reported.
     e.send("position fen 7k/8/8/8/8/8/8/K6q w - - 0 1");
     e.send("go depth 5");

@@ -1,5 +1,6 @@
 //! Lazy SMP through the protocol: `Threads` accepts OpenBench's SMP values, a search with
-//! helper threads answers with a legal move, and `stop` and `ponderhit` reach every thread.
+//! helper threads answers with a legal move whose line is the closing report's, and `stop` and
+//! `ponderhit` reach every thread.
 
 mod common;
 
@@ -9,12 +10,21 @@ use common::{chess, legal, Engine, QUICK};
 
 const START_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
 
+/// The move, checked legal, and that the closing report (the last `info depth` line) shows
+/// the line of the thread whose move is played.
 fn best(e: &mut Engine, timeout: Duration) -> String {
     let (mv, lines) = e.bestmove(timeout);
     assert!(
         legal(&chess(START_E4), &mv).is_some(),
         "{mv:?} after {lines:?}"
     );
+    if let Some(last) = lines.iter().rev().find(|l| l.starts_with("info depth")) {
+        let first = last
+            .split(" pv ")
+            .nth(1)
+            .and_then(|pv| pv.split(' ').next());
+        assert_eq!(first, Some(mv.as_str()), "{last:?} before bestmove {mv}");
+    }
     mv
 }
 

@@ -71,6 +71,10 @@ pub struct SprtArgs {
     /// repository, else OpenBench's `make -j{jobs} EXE={out}`].
     #[arg(long, value_name = "COMMAND")]
     pub build: Option<String>,
+    /// Play a ref whose binary's `bench` differs from the `Bench: N` of its commit message
+    /// (OpenBench refuses such a test; so does arena without this flag).
+    #[arg(long)]
+    pub allow_bench_mismatch: bool,
 }
 
 /// `arena match` (every engine against every other) and `arena gauntlet` (the first engine
@@ -269,7 +273,7 @@ pub fn plan(
 
 /// `--affinity`: the CPUs of each game slot, as many per engine as the most `Threads` any
 /// engine is given; the concurrency is cut to the slots that fit, with a warning.
-fn affinity_slots(
+pub(crate) fn affinity_slots(
     engines: &[EngineConfig],
     concurrency: usize,
 ) -> anyhow::Result<Vec<crate::affinity::SlotCpus>> {
@@ -331,31 +335,43 @@ fn provenance(repo: &Path, r: &Option<String>) -> (Option<String>, Option<String
     (Some(r.clone()), sha, bench)
 }
 
-/// OpenBench's rule: the `Bench: N` of the ref's tip commit message is its signature; where
-/// the binary answers `bench`, a different node count is a warning (shown before the games).
-fn check_bench(repo: &Path, r: &str, sha: &str, bin: &Path) {
+/// OpenBench's rule: the `Bench: N` of the ref's tip commit message is its signature. Where
+/// the binary answers `bench` with another node count, the ref is refused before any game (as
+/// OpenBench's client refuses a wrong bench), unless `allow` is set: then it is a warning.
+fn check_bench(repo: &Path, r: &str, sha: &str, bin: &Path, allow: bool) -> anyhow::Result<()> {
     let (_, _, claimed) = provenance(repo, &Some(r.to_string()));
     let Some(claimed) = claimed else {
         eprintln!(
             "arena: note: ref {r} ({}) has no `Bench: N` in its commit message",
             &sha[..12]
         );
-        return;
+        return Ok(());
     };
     match crate::db::recorder::run_bench(bin, std::time::Duration::from_secs(120)) {
         Some(n) if n == claimed => {
             eprintln!("arena: ref {r}: bench {n} matches its commit message")
         }
-        Some(n) => eprintln!(
-            "arena: warning: ref {r} ({}): its commit message says Bench: {claimed}, its binary's \
-             bench gives {n}",
-            &sha[..12]
-        ),
+        Some(n) => {
+            let what = format!(
+                "ref {r} ({}): its commit message says Bench: {claimed}, its binary's bench \
+                 gives {n}",
+                &sha[..12]
+            );
+            if !allow {
+                bail!(
+                    "{what}; the signature is wrong or the build is not the commit's (OpenBench \
+                     refuses such a test too). Amend the message, or pass \
+                     --allow-bench-mismatch to play it anyway"
+                );
+            }
+            eprintln!("arena: warning: {what} (played: --allow-bench-mismatch)")
+        }
         None => eprintln!(
             "arena: note: ref {r}: the binary does not answer `bench`; Bench: {claimed} from its \
              commit message is not checked"
         ),
     }
+    Ok(())
 }
 
 /// A display name from a ref: `/` and other unsafe characters become `-`.
@@ -379,12 +395,13 @@ fn side(
     repo: &Path,
     cache: &Path,
     how: &refs::BuildCmd,
+    allow_mismatch: bool,
 ) -> anyhow::Result<(String, String)> {
     match (cmd, r) {
         (Some(cmd), None) => Ok((cmd.clone(), default_name(cmd))),
         (None, Some(r)) => {
             let (sha, bin) = refs::build_with(repo, cache, r, how)?;
-            check_bench(repo, r, &sha, &bin);
+            check_bench(repo, r, &sha, &bin, allow_mismatch)?;
             Ok((bin.to_string_lossy().into_owned(), ref_name(r)))
         }
         _ => bail!("give exactly one of --{which}-cmd and --{which}-ref"),
@@ -453,8 +470,24 @@ pub fn run_sprt(a: &SprtArgs) -> anyhow::Result<i32> {
         }
         (PathBuf::from("."), PathBuf::from("."), refs::BuildCmd::Clio)
     };
-    let (dev_cmd, mut dev_name) = side("dev", &a.dev_cmd, &a.dev_ref, &repo, &cache, &how)?;
-    let (base_cmd, mut base_name) = side("base", &a.base_cmd, &a.base_ref, &repo, &cache, &how)?;
+    let (dev_cmd, mut dev_name) = side(
+        "dev",
+        &a.dev_cmd,
+        &a.dev_ref,
+        &repo,
+        &cache,
+        &how,
+        a.allow_bench_mismatch,
+    )?;
+    let (base_cmd, mut base_name) = side(
+        "base",
+        &a.base_cmd,
+        &a.base_ref,
+        &repo,
+        &cache,
+        &how,
+        a.allow_bench_mismatch,
+    )?;
     if dev_name == base_name {
         dev_name = format!("{dev_name}-dev");
         base_name = format!("{base_name}-base");

@@ -121,6 +121,9 @@ pub struct MatchSection {
     /// Games played at once.
     #[serde(default = "default_concurrency")]
     pub concurrency: usize,
+    /// Pin each concurrent game's two engines to CPUs of their own (`--affinity`).
+    #[serde(default)]
+    pub affinity: bool,
     /// Opening book (EPD or PGN); none means the start position.
     pub openings: Option<String>,
     /// Fixed UCI options for both sides (e.g. Hash, Threads).

@@ -40,10 +40,12 @@ pub struct EngineMatch {
 
 impl EngineMatch {
     /// Starts `2·concurrency` engines from `base` (fixed options included in it), each named
-    /// for its side.
+    /// for its side. With `slots` (`--affinity`) there is one worker a slot, its θ+ engine on
+    /// the slot's first CPUs and its θ− engine on the second's.
     pub fn start(
         base: &EngineConfig,
         concurrency: usize,
+        slots: Option<Vec<crate::affinity::SlotCpus>>,
         params: Vec<Param>,
         book: Book,
         sequence: Sequence,
@@ -54,10 +56,14 @@ impl EngineMatch {
             ..base.clone()
         };
         let configs = [named(PLUS_NAME), named(MINUS_NAME)];
-        let mut seats = Vec::with_capacity(concurrency);
-        for i in 0..concurrency.max(1) {
-            let mut seat = Seats::default();
+        let fresh: Vec<Seats> = match slots {
+            Some(slots) => slots.into_iter().map(Seats::pinned).collect(),
+            None => (0..concurrency.max(1)).map(|_| Seats::default()).collect(),
+        };
+        let mut seats = Vec::with_capacity(fresh.len());
+        for (i, mut seat) in fresh.into_iter().enumerate() {
             for side in 0..2 {
+                seat.seat(side, side);
                 seat.ready(&configs, side)
                     .map_err(anyhow::Error::msg)
                     .with_context(|| format!("starting the engines of worker {i}"))?;

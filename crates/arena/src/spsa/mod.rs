@@ -68,6 +68,10 @@ pub struct SpsaArgs {
     /// Needed with `name, value` lines; with a digest it overrides the iteration its C gives.
     #[arg(long, value_name = "N", requires = "from_openbench")]
     pub openbench_games: Option<u64>,
+    /// Pin each concurrent game's two engines to CPUs of their own, as `arena sprt --affinity`
+    /// does (also `affinity = true` in `[match]`). Linux only.
+    #[arg(long)]
+    pub affinity: bool,
     #[command(flatten)]
     pub db: crate::db::DbArgs,
 }
@@ -147,7 +151,7 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
     };
     let mut rec = start_recording(args, &config, path, &files, &tuner);
     if !tuner.finished() {
-        let mut eval = start_engines(&config, path)?;
+        let mut eval = start_engines(&config, path, args.affinity)?;
         let result = tune(args, &mut tuner, &mut eval, &files, &mut rec);
         eval.quit();
         if eval.faults > 0 {
@@ -293,8 +297,9 @@ fn init(from: &Path) -> anyhow::Result<()> {
 }
 
 /// Resolves the engine (building a git ref if asked), loads the book and starts the workers;
-/// checks every parameter against the engine's options before any game.
-fn start_engines(config: &Config, path: &Path) -> anyhow::Result<EngineMatch> {
+/// checks every parameter against the engine's options before any game. With `affinity` (or
+/// `affinity = true` in `[match]`) each worker's two engines are pinned to CPUs of their own.
+fn start_engines(config: &Config, path: &Path, affinity: bool) -> anyhow::Result<EngineMatch> {
     let m = &config.matches;
     let cmd = match (&m.engine, &m.git_ref) {
         (Some(e), _) => e.clone(),
@@ -328,9 +333,18 @@ fn start_engines(config: &Config, path: &Path) -> anyhow::Result<EngineMatch> {
         options: config.fixed_options(),
         ..EngineConfig::default()
     };
+    let slots = if affinity || m.affinity {
+        let slots =
+            crate::runner::commands::affinity_slots(std::slice::from_ref(&base), m.concurrency)?;
+        println!("{}", crate::affinity::describe(&slots));
+        Some(slots)
+    } else {
+        None
+    };
     let mut eval = EngineMatch::start(
         &base,
         m.concurrency,
+        slots,
         config.params.clone(),
         book,
         sequence,
