@@ -63,6 +63,14 @@ struct Args {
     /// a smaller --lr) instead of random weights; it must be of the same shape.
     #[arg(long, value_name = "NET")]
     init: Option<String>,
+    /// Centipawns per logit of the recorded scores in the targets, instead of the value fitted
+    /// to the results (with --init: the first fit's, so that the network keeps its scale).
+    #[arg(long, value_name = "CP")]
+    score_scale: Option<f32>,
+    /// Centipawns per logit of the network's output in the loss, instead of the value fitted
+    /// for the hand-written evaluation (with --init: the first fit's).
+    #[arg(long, value_name = "CP")]
+    eval_scale: Option<f32>,
 }
 
 fn main() -> Result<()> {
@@ -120,8 +128,20 @@ fn main() -> Result<()> {
     let results: Vec<f32> = fit.iter().map(|p| p.result).collect();
     let scores: Vec<f32> = fit.iter().map(|p| p.score).collect();
     let hces: Vec<f32> = fit.iter().map(|p| p.hce).collect();
-    let score_scale = fit_scale(&scores, &results);
-    let eval_scale = fit_scale(&hces, &results);
+    let mut score_scale = fit_scale(&scores, &results);
+    let mut eval_scale = fit_scale(&hces, &results);
+    for (given, fitted, flag) in [
+        (a.score_scale, &mut score_scale, "--score-scale"),
+        (a.eval_scale, &mut eval_scale, "--eval-scale"),
+    ] {
+        if let Some(v) = given {
+            if !(v.is_finite() && v > 0.0) {
+                bail!("{flag} {v} must be a positive number of centipawns");
+            }
+            eprintln!("{flag} {v} (fitted: {fitted:.1})");
+            *fitted = v;
+        }
+    }
     set_targets(&mut fit, a.lambda, score_scale);
     set_targets(&mut held, a.lambda, score_scale);
     let hce_error = |against_result: bool| {

@@ -1,0 +1,96 @@
+//! `nnue-train` through its command line: fine-tuning for zero epochs writes the starting
+//! network back byte for byte (the float model it trains is that network's), and bad
+//! `--init`, `--score-scale` and `--eval-scale` values are refused by name.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn shipped() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../search/nets/clio-3.nnue")
+}
+
+/// A labelled file of quiet positions from the balanced book (each `FEN [0.5] CP`), enough
+/// blocks of 1,000 lines for some to be held out.
+fn labelled(dir: &Path) -> PathBuf {
+    let book = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../openings/clio-balanced.epd"),
+    )
+    .expect("the balanced book");
+    let fens: Vec<String> = (book.lines())
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>().join(" ") + " 0 1")
+        .collect();
+    let mut text = String::new();
+    for i in 0..6000 {
+        let fen = &fens[i % fens.len()];
+        text.push_str(&format!("{fen} [0.5] {}\n", (i % 61) as i32 - 30));
+    }
+    let path = dir.join("labelled.txt");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn train(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_nnue-train"))
+        .args(args)
+        .output()
+        .expect("nnue-train runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn fine_tuning_starts_from_the_network_and_bad_values_are_named() {
+    let dir = std::env::temp_dir().join(format!("clio-nnue-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = labelled(&dir);
+    let data = data.to_str().unwrap();
+    let net = shipped();
+    let net = net.to_str().unwrap();
+    let out = dir.join("ft.nnue");
+    let out_s = out.to_str().unwrap();
+    let common = ["--lambda", "0", "--threads", "1", "--holdout", "2"];
+
+    let (ok, e) = train(
+        &[
+            &[data, "--init", net, "--epochs", "0", "--out", out_s][..],
+            &common,
+            &["--score-scale", "121.8", "--eval-scale", "140.3"],
+        ]
+        .concat(),
+    );
+    assert!(ok, "{e}");
+    assert!(
+        e.contains("starting from") && e.contains("--score-scale 121.8"),
+        "{e}"
+    );
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(net).unwrap(),
+        "zero epochs from a network write that network"
+    );
+
+    for (flag, value, needle) in [
+        ("--score-scale", "0", "--score-scale 0 must be a positive"),
+        ("--eval-scale", "NaN", "--eval-scale NaN must be a positive"),
+        ("--init", data, "--init"),
+        (
+            "--init",
+            "/nonexistent/x.nnue",
+            "reading --init /nonexistent/x.nnue",
+        ),
+    ] {
+        let (ok, e) = train(
+            &[
+                &[data, flag, value, "--epochs", "0", "--out", out_s][..],
+                &common,
+            ]
+            .concat(),
+        );
+        assert!(!ok, "{flag} {value} is refused");
+        assert!(e.contains(needle), "{flag} {value}: {e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
