@@ -462,17 +462,15 @@ impl<'a> Worker<'a> {
                             best = first;
                             ponder = pv.get(1).copied();
                             score = s;
-                            let i = self.info(completed, s, pv);
-                            // Under MultiPV it heads the last iteration's other lines.
+                            // It heads the last iteration's other lines (under MultiPV,
+                            // renumbered; else it is the only one).
+                            last_lines.retain(|l| l.pv.first() != Some(&first));
+                            last_lines.insert(0, self.info(completed, s, pv));
+                            last_lines.truncate(lines.max(1));
                             if lines > 1 {
-                                last_lines.retain(|l| l.pv.first() != Some(&first));
-                                last_lines.insert(0, i);
                                 for (rank, l) in last_lines.iter_mut().enumerate() {
                                     l.multipv = rank as u32 + 1;
                                 }
-                                last_lines.truncate(lines);
-                            } else {
-                                last_lines = vec![i];
                             }
                         }
                     }
