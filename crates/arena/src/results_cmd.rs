@@ -38,6 +38,14 @@ pub enum Action {
         #[arg(long)]
         json: bool,
     },
+    /// Remove runs (by id or uid), with their chart points, SPSA iterations and the rows of an
+    /// ablation table; a run still playing is refused. Nothing is removed unless every id is
+    /// found. `arena results export` then writes the record without them.
+    Delete {
+        /// The runs' ids or uids.
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
     /// Write every run as JSON lines (oldest first) to FILE [default: results/runs.jsonl].
     Export {
         /// The export file.
@@ -461,6 +469,66 @@ fn show_text(db: &Db, r: &RunRow) -> anyhow::Result<String> {
     Ok(out)
 }
 
+/// `arena results delete`: removes the runs `ids` name and their children (an ablation's
+/// rows), all in one transaction, after checking every one; a running run is refused.
+fn delete(db: &mut Db, ids: &[String]) -> anyhow::Result<()> {
+    let all = db.runs()?;
+    let mut doomed: Vec<&RunRow> = Vec::new();
+    for id in ids {
+        let Some(r) = db.run(id)? else {
+            bail!(
+                "no run {id:?} in {}; nothing was deleted",
+                db.path.display()
+            );
+        };
+        let Some(r) = all.iter().find(|x| x.id == r.id) else {
+            bail!("run {id:?} changed while reading {}", db.path.display());
+        };
+        // The run and, transitively, the runs recorded under it.
+        let mut todo = vec![r];
+        while let Some(x) = todo.pop() {
+            if doomed.iter().any(|d| d.id == x.id) {
+                continue;
+            }
+            if x.status == "running" {
+                let pid = x.pid.map_or(String::new(), |p| format!(" (pid {p})"));
+                bail!(
+                    "run {} ({}) is still running{pid}: stop it first; nothing was deleted",
+                    x.id.unwrap_or_default(),
+                    x.name
+                );
+            }
+            doomed.push(x);
+            todo.extend(
+                all.iter()
+                    .filter(|c| c.parent_uid.as_deref() == Some(x.uid.as_str())),
+            );
+        }
+    }
+    let n = db.write(|tx| {
+        let mut n = 0;
+        for r in &doomed {
+            n += tx.execute("DELETE FROM runs WHERE id = ?1", [r.id])?;
+        }
+        Ok(n)
+    })?;
+    for r in &doomed {
+        eprintln!(
+            "arena: deleted run {} ({}, {}, {} games, {})",
+            r.id.unwrap_or_default(),
+            r.name,
+            r.kind,
+            r.games,
+            r.status
+        );
+    }
+    eprintln!(
+        "arena: {n} runs deleted from {}; `arena results export` writes the record without them",
+        db.path.display()
+    );
+    Ok(())
+}
+
 /// The checkout's top, from the current directory.
 fn top() -> anyhow::Result<PathBuf> {
     let cwd = std::env::current_dir().context("current directory")?;
@@ -501,6 +569,7 @@ pub fn run(a: &ResultsArgs) -> anyhow::Result<i32> {
                 print!("{}", show_text(&db, &r)?);
             }
         }
+        Some(Action::Delete { ids }) => delete(&mut db, ids)?,
         Some(Action::Export { file }) => {
             let file = match file {
                 Some(f) => f.clone(),

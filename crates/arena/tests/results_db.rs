@@ -1,10 +1,12 @@
 //! The results database, driven through the real binary: a run's recorded figures are the ones
 //! its Results block printed; a SIGKILLed run shows as stopped and its resume continues the same
 //! row; two processes record into one database at once; a truncated database is a clear error
-//! while the games still reach the PGN; a database of the first schema is migrated.
+//! while the games still reach the PGN; a database of the first schema is migrated; deleted runs
+//! leave the database and the export, and a run still playing is not deleted.
 
 mod runner_common;
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -45,6 +47,17 @@ fn listed(db: &Path, filter: &[&str]) -> Vec<Value> {
         .as_array()
         .unwrap()
         .clone()
+}
+
+/// `arena results ARGS --db DB`, run to the end.
+fn results<S: AsRef<OsStr>>(db: &Path, args: &[S]) -> std::process::Output {
+    arena()
+        .arg("results")
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .output()
+        .unwrap()
 }
 
 fn num(v: &Value, k: &str) -> u64 {
@@ -373,22 +386,10 @@ fn an_export_imports_back_to_the_same_listing() {
     let dir = scratch("db-export");
     let db = dir.join("r.sqlite");
     let export = root().join("results/runs.jsonl");
-    let out = arena()
-        .args(["results", "import"])
-        .arg(&export)
-        .arg("--db")
-        .arg(&db)
-        .output()
-        .unwrap();
+    let out = results(&db, &[OsStr::new("import"), export.as_os_str()]);
     assert!(out.status.success(), "{:?}", texts(&out));
     let back = dir.join("back.jsonl");
-    let out = arena()
-        .args(["results", "export"])
-        .arg(&back)
-        .arg("--db")
-        .arg(&db)
-        .output()
-        .unwrap();
+    let out = results(&db, &[OsStr::new("export"), back.as_os_str()]);
     assert!(out.status.success(), "{:?}", texts(&out));
     let (a, b) = (
         std::fs::read_to_string(&export).unwrap(),
@@ -398,5 +399,114 @@ fn an_export_imports_back_to_the_same_listing() {
     for (x, y) in a.lines().zip(b.lines()) {
         assert!(x == y, "export → import → export changed a line:\n{x}\n{y}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The uids of the runs listed in `db`.
+fn uids(db: &Path) -> Vec<String> {
+    listed(db, &[])
+        .iter()
+        .map(|r| r["uid"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn deleted_runs_leave_the_database_and_the_export_with_their_ablation_rows() {
+    let dir = scratch("db-delete");
+    let db = dir.join("r.sqlite");
+    let export = root().join("results/runs.jsonl");
+    let out = results(&db, &[OsStr::new("import"), export.as_os_str()]);
+    assert!(out.status.success(), "{:?}", texts(&out));
+    let runs = listed(&db, &[]);
+    let before = runs.len();
+    // An ablation table (its rows name it as parent) and an SPRT without children.
+    let parent_of = |r: &Value| r["parent_uid"].as_str().map(str::to_string);
+    let table = runs
+        .iter()
+        .find(|r| {
+            r["kind"] == "ablate"
+                && runs
+                    .iter()
+                    .any(|c| parent_of(c).as_deref() == r["uid"].as_str())
+        })
+        .expect("the committed export has an ablation with rows");
+    let rows = runs
+        .iter()
+        .filter(|c| parent_of(c).as_deref() == table["uid"].as_str())
+        .count();
+    let sprt = runs
+        .iter()
+        .find(|r| r["kind"] == "sprt" && r["status"] != "running")
+        .unwrap();
+    let (table_id, sprt_uid) = (num(table, "id").to_string(), sprt["uid"].as_str().unwrap());
+
+    // One id that is not there: refused by name, nothing removed.
+    let out = results(&db, &["delete", &table_id, "999999"]);
+    let (_, e) = texts(&out);
+    assert!(!out.status.success());
+    assert!(
+        e.contains("no run \"999999\"") && e.contains("nothing was deleted"),
+        "{e}"
+    );
+    assert_eq!(listed(&db, &[]).len(), before);
+
+    // By id and by uid.
+    let out = results(&db, &["delete", &table_id, sprt_uid]);
+    let (_, e) = texts(&out);
+    assert!(out.status.success(), "{e}");
+    assert!(
+        e.contains(&format!("{} runs deleted from", rows + 2)),
+        "{e}"
+    );
+    let left = uids(&db);
+    assert_eq!(left.len(), before - rows - 2);
+    assert!(!left.iter().any(|u| u == sprt_uid));
+    assert!(!left
+        .iter()
+        .any(|u| Some(u.as_str()) == table["uid"].as_str()));
+    let show = results(&db, &["show", &table_id]);
+    assert!(!show.status.success());
+    // The export written afterwards has exactly the runs left, and reads back.
+    let back = dir.join("back.jsonl");
+    let out = results(&db, &[OsStr::new("export"), back.as_os_str()]);
+    assert!(out.status.success(), "{:?}", texts(&out));
+    let text = std::fs::read_to_string(&back).unwrap();
+    assert_eq!(text.lines().count(), left.len());
+    assert!(!text.contains(sprt_uid));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_still_playing_is_not_deleted() {
+    let Some(clio) = clio_release() else { return };
+    let dir = scratch("db-delete-live");
+    let db = dir.join("r.sqlite");
+    let state = dir.join("state.json");
+    let mut c = sprt(&clio, &db, &["--max-games", "2000", "--run-name", "live"]);
+    c.arg("--state").arg(&state);
+    let mut child = c
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while state_pairs(&state) < 1 {
+        assert!(t0.elapsed() < Duration::from_secs(120), "no pairs played");
+        assert!(child.try_wait().unwrap().is_none(), "arena ended early");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = results(&db, &["delete", "1"]);
+    let (_, e) = texts(&out);
+    assert!(!out.status.success());
+    assert!(
+        e.contains("run 1 (live) is still running") && e.contains("stop it first"),
+        "{e}"
+    );
+    assert_eq!(listed(&db, &[]).len(), 1);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = results(&db, &["delete", "1"]);
+    assert!(out.status.success(), "{:?}", texts(&out));
+    assert!(listed(&db, &[]).is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
