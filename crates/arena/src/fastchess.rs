@@ -237,11 +237,19 @@ fn output(c: &mut Collected, flag: &str, arena: &str, words: &[String]) -> Resul
             let g = group(flag, words)?;
             let mut file = None;
             for (k, v) in g {
-                match k.as_str() {
-                    "file" => file = Some(v),
+                match (k.as_str(), v.as_str()) {
+                    ("file", _) => file = Some(v),
+                    // What arena writes anyway: SAN moves, `{score/depth time}` comments.
+                    ("notation", "san") => {}
+                    (
+                        "nodes" | "seldepth" | "nps" | "hashfull" | "timeleft" | "latency" | "min"
+                        | "pv",
+                        "false",
+                    ) => {}
                     _ => {
                         return Err(format!(
-                            "{flag} {k}={v}: arena writes one form of {} (give only file=)",
+                            "{flag} {k}={v}: arena writes one form of {} (SAN, score/depth \
+                             and time per move; give file= alone)",
                             &flag[1..4].to_uppercase()
                         ))
                     }
@@ -416,6 +424,16 @@ mod tests {
     }
 
     #[test]
+    fn pgnout_keys_that_name_what_arena_writes_are_accepted() {
+        let a = translate(&words(
+            "-engine cmd=a -engine cmd=b -each nodes=1000 -rounds 2 \
+             -pgnout file=out.pgn notation=san nodes=false seldepth=false nps=false min=false",
+        ))
+        .unwrap();
+        assert!(a.join(" ").ends_with("--pgn out.pgn"), "{a:?}");
+    }
+
+    #[test]
     fn a_gauntlet_keeps_engine_words_and_splits_args() {
         let a = translate(&words(
             "-tournament gauntlet -engine cmd=a -engine cmd=b args=-x_-y -rounds 3 \
@@ -447,6 +465,8 @@ mod tests {
             ),
             ("-rounds zero", "-rounds"),
             ("-pgnout file=x.pgn notation=lan", "notation=lan"),
+            ("-pgnout file=x.pgn nodes=true", "nodes=true"),
+            ("-pgnout notation=san", "needs file="),
         ] {
             let e = translate(&words(line)).unwrap_err();
             assert!(e.contains(needle), "{line}: {e}");
