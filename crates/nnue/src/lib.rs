@@ -229,10 +229,12 @@ pub struct Model {
     pub w1: Vec<f32>,
     /// First layer's biases.
     pub b1: Vec<f32>,
-    /// Output weights: side to move's neurons, then the other side's.
+    /// Output weights, bucket by bucket: side to move's neurons, then the other side's.
     pub w2: Vec<f32>,
-    /// Output bias.
-    pub b2: f32,
+    /// Output bias per bucket.
+    pub b2: Vec<f32>,
+    /// Output buckets by material (`clio_search::nnue::bucket`); 1 for none.
+    pub buckets: usize,
     /// Centipawns per unit of logit of the predicted win expectation (fitted to the hand-written
     /// evaluation, so that the network speaks the centipawns the search's margins were tuned in).
     pub eval_scale: f32,
@@ -242,8 +244,9 @@ pub struct Model {
 }
 
 impl Model {
-    /// Uniform random weights in ±1/√fan-in, biases 0.
-    pub fn random(seed: u64, eval_scale: f32) -> Model {
+    /// Uniform random weights in ±1/√fan-in, biases 0, `buckets` output buckets (each starting
+    /// from the same output weights).
+    pub fn random(seed: u64, eval_scale: f32, buckets: usize) -> Model {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let a1 = 1.0 / (FEATURES as f32).sqrt();
         let a2 = 1.0 / ((2 * HIDDEN) as f32).sqrt();
@@ -253,21 +256,43 @@ impl Model {
                 .collect(),
             b1: vec![0.0; HIDDEN],
             w2: (0..2 * HIDDEN).map(|_| rng.gen_range(-a2..a2)).collect(),
-            b2: 0.0,
+            b2: vec![0.0],
+            buckets: 1,
             eval_scale,
+            residual: false,
+        }
+        .with_buckets(buckets)
+    }
+
+    /// Zeros of `buckets`' shape (gradients, Adam's moments).
+    fn zeros(buckets: usize) -> Model {
+        Model {
+            w1: vec![0.0; FEATURES * HIDDEN],
+            b1: vec![0.0; HIDDEN],
+            w2: vec![0.0; buckets * 2 * HIDDEN],
+            b2: vec![0.0; buckets],
+            buckets,
+            eval_scale: 1.0,
             residual: false,
         }
     }
 
-    fn zeros() -> Model {
-        Model {
-            w1: vec![0.0; FEATURES * HIDDEN],
-            b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; 2 * HIDDEN],
-            b2: 0.0,
-            eval_scale: 1.0,
-            residual: false,
+    /// This model with `buckets` output buckets: a model of one bucket has its output layer
+    /// copied into each (so the new model evaluates as the old did, and training then tells
+    /// the buckets apart); a model that has `buckets` already is returned as it is.
+    pub fn with_buckets(mut self, buckets: usize) -> Model {
+        if buckets != self.buckets && self.buckets == 1 {
+            self.w2 = self.w2.repeat(buckets);
+            self.b2 = self.b2.repeat(buckets);
+            self.buckets = buckets;
         }
+        self
+    }
+
+    /// The output bucket of `p`.
+    #[inline]
+    fn bucket(&self, p: &Position) -> usize {
+        nnue::bucket(u32::from(p.n), self.buckets)
     }
 
     fn accumulate(&self, features: &[u16], acc: &mut [f32; HIDDEN]) {
@@ -292,11 +317,13 @@ impl Model {
         let mut them = [0f32; HIDDEN];
         self.accumulate(&p.stm[..n], &mut us);
         self.accumulate(&p.nstm[..n], &mut them);
-        let mut out = self.b2 + self.base(p);
+        let k = self.bucket(p);
+        let w2 = &self.w2[k * 2 * HIDDEN..][..2 * HIDDEN];
+        let mut out = self.b2[k] + self.base(p);
         for i in 0..HIDDEN {
             let a = us[i].clamp(0.0, 1.0);
             let b = them[i].clamp(0.0, 1.0);
-            out += a * a * self.w2[i] + b * b * self.w2[HIDDEN + i];
+            out += a * a * w2[i] + b * b * w2[HIDDEN + i];
         }
         (us, them, out)
     }
@@ -324,17 +351,20 @@ impl Model {
         let pred = sigmoid(out * c);
         let err = pred - p.target;
         let g = 2.0 * err * pred * (1.0 - pred) * c;
-        grad.b2 += g;
+        let k = self.bucket(p);
+        grad.b2[k] += g;
+        let w2 = &self.w2[k * 2 * HIDDEN..][..2 * HIDDEN];
+        let g2 = &mut grad.w2[k * 2 * HIDDEN..][..2 * HIDDEN];
         let mut d_us = [0f32; HIDDEN];
         let mut d_them = [0f32; HIDDEN];
         for i in 0..HIDDEN {
             let a = us[i].clamp(0.0, 1.0);
             let b = them[i].clamp(0.0, 1.0);
-            grad.w2[i] += g * a * a;
-            grad.w2[HIDDEN + i] += g * b * b;
+            g2[i] += g * a * a;
+            g2[HIDDEN + i] += g * b * b;
             // d(x²)/dx = 2x inside (0, 1), 0 where clipped.
-            d_us[i] = g * self.w2[i] * 2.0 * a;
-            d_them[i] = g * self.w2[HIDDEN + i] * 2.0 * b;
+            d_us[i] = g * w2[i] * 2.0 * a;
+            d_them[i] = g * w2[HIDDEN + i] * 2.0 * b;
         }
         for i in 0..HIDDEN {
             grad.b1[i] += d_us[i] + d_them[i];
@@ -375,10 +405,13 @@ impl Model {
                 .flat_map(|row| row.iter().map(|&w| d(w, QA)))
                 .collect(),
             b1: net.ft_bias.iter().map(|&b| d(b, QA)).collect(),
-            w2: (net.out_weights.iter().flatten())
+            w2: (net.out_weights.iter().flatten().flatten())
                 .map(|&w| d(w, QB))
                 .collect(),
-            b2: net.out_bias as f32 / (QA * QB) as f32,
+            b2: (net.out_bias.iter())
+                .map(|&b| b as f32 / (QA * QB) as f32)
+                .collect(),
+            buckets: net.buckets(),
             eval_scale,
             residual: net.residual,
         }
@@ -397,15 +430,17 @@ impl Model {
         for (b, x) in ft_bias.iter_mut().zip(&self.b1) {
             *b = q(*x, QA);
         }
-        let mut out_weights = [[0i16; HIDDEN]; 2];
-        for (w, x) in out_weights.iter_mut().flatten().zip(&self.w2) {
+        let mut out_weights = vec![[[0i16; HIDDEN]; 2]; self.buckets];
+        for (w, x) in out_weights.iter_mut().flatten().flatten().zip(&self.w2) {
             *w = q(*x, QB);
         }
         Network {
             ft_weights,
             ft_bias,
             out_weights,
-            out_bias: (self.b2 * (QA * QB) as f32).round() as i32,
+            out_bias: (self.b2.iter())
+                .map(|b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
             residual: self.residual,
         }
     }
@@ -455,13 +490,13 @@ impl Adam {
             (&mut model.w1, &grad.w1, &mut self.m.w1, &mut self.v.w1),
             (&mut model.b1, &grad.b1, &mut self.m.b1, &mut self.v.b1),
             (&mut model.w2, &grad.w2, &mut self.m.w2, &mut self.v.w2),
+            (&mut model.b2, &grad.b2, &mut self.m.b2, &mut self.v.b2),
         ];
         for (ws, gs, ms, vs) in layers {
             for (((w, g), m), v) in ws.iter_mut().zip(gs).zip(ms.iter_mut()).zip(vs.iter_mut()) {
                 upd(w, *g, m, v);
             }
         }
-        upd(&mut model.b2, grad.b2, &mut self.m.b2, &mut self.v.b2);
     }
 }
 
@@ -489,13 +524,13 @@ pub fn train(
     mut report: impl FnMut(&EpochReport),
 ) -> (Model, Option<EpochReport>) {
     let mut adam = Adam {
-        m: Model::zeros(),
-        v: Model::zeros(),
+        m: Model::zeros(model.buckets),
+        v: Model::zeros(model.buckets),
         t: 0,
     };
     let mut rng = rand::rngs::StdRng::seed_from_u64(s.seed ^ 0x5eed);
     let threads = s.threads.max(1);
-    let mut grads: Vec<Model> = (0..threads).map(|_| Model::zeros()).collect();
+    let mut grads: Vec<Model> = (0..threads).map(|_| Model::zeros(model.buckets)).collect();
     let mut best: Option<(Model, EpochReport)> = None;
     for epoch in 1..=s.epochs {
         train.shuffle(&mut rng);
@@ -517,7 +552,7 @@ pub fn train(
                             grad.w1.fill(0.0);
                             grad.b1.fill(0.0);
                             grad.w2.fill(0.0);
-                            grad.b2 = 0.0;
+                            grad.b2.fill(0.0);
                             chunk
                                 .iter()
                                 .map(|p| f64::from(model.backward(p, grad)))
@@ -544,13 +579,15 @@ pub fn train(
                 for (a, b) in sum.w2.iter_mut().zip(&g.w2) {
                     *a += b;
                 }
-                sum.b2 += g.b2;
+                for (a, b) in sum.b2.iter_mut().zip(&g.b2) {
+                    *a += b;
+                }
             }
             let inv = 1.0 / batch.len() as f32;
             sum.w1.iter_mut().for_each(|g| *g *= inv);
             sum.b1.iter_mut().for_each(|g| *g *= inv);
             sum.w2.iter_mut().for_each(|g| *g *= inv);
-            sum.b2 *= inv;
+            sum.b2.iter_mut().for_each(|g| *g *= inv);
             adam.step(&mut model, sum, lr);
         }
         let r = EpochReport {
@@ -589,7 +626,7 @@ pub fn quantisation_error(model: &Model, net: &Network, data: &[Position]) -> (f
         }
         // `v[0]` holds the side to move's view here; `evaluate` reads `v[turn]` first, and
         // shakmaty's Black is 0.
-        let q = f64::from(net.evaluate(&acc, Color::Black));
+        let q = f64::from(net.evaluate(&acc, Color::Black, u32::from(p.n)));
         let d = (q - float).abs();
         max = max.max(d);
         sum += d;
@@ -693,8 +730,8 @@ mod tests {
     /// checked against a central finite difference.
     #[test]
     fn a_network_read_back_into_a_model_quantises_to_itself() {
-        let mut model = Model::random(7, 140.0);
-        model.b2 = 0.37;
+        let mut model = Model::random(7, 140.0, 1);
+        model.b2[0] = 0.37;
         for (i, b) in model.b1.iter_mut().enumerate() {
             *b = 0.2 + 0.5 * (i as f32 / HIDDEN as f32);
         }
@@ -713,22 +750,55 @@ mod tests {
         .expect("a line");
         let (max, _) = quantisation_error(&model, &shipped, &pos);
         assert!(max < 2.0, "float and quantised differ by {max} cp");
+        // Split into eight output buckets, it evaluates as before; trained apart, each bucket
+        // reads and writes back, and the engine's evaluation follows the float model.
+        let mut eight = model.clone().with_buckets(8);
+        assert_eq!(eight.b2.len(), 8);
+        assert_eq!(eight.forward(&pos[0]), model.forward(&pos[0]));
+        for (i, b) in eight.b2.iter_mut().enumerate() {
+            *b += 0.05 * i as f32;
+        }
+        let net = eight.quantise();
+        assert_eq!(net.buckets(), 8);
+        let back = Network::from_bytes(&net.to_bytes()).expect("a bucketed network");
+        assert_eq!(
+            Model::from_network(&back, 140.0).quantise().to_bytes(),
+            net.to_bytes()
+        );
+        let k = nnue::bucket(u32::from(pos[0].n), 8);
+        assert_eq!(k, 7, "a 32-piece position is in the last bucket");
+        let (max, _) = quantisation_error(&eight, &back, &pos);
+        assert!(max < 2.0, "bucketed float and quantised differ by {max} cp");
+        let shift = (eight.forward(&pos[0]) - model.forward(&pos[0])) * SCALE as f32;
+        assert!((shift - 0.35 * SCALE as f32).abs() < 0.01, "{shift}");
     }
 
     #[test]
     fn backward_matches_finite_differences() {
-        let pos = labelled(
-            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4 [0.5] 40",
-        )
-        .expect("a line");
+        // One bucket, and eight with a 12-piece position (bucket 2).
+        for (line, buckets) in [
+            (
+                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4 [0.5] 40",
+                1,
+            ),
+            ("6k1/pp3ppp/8/8/8/8/PP3PPP/6K1 w - - 0 30 [0.5] 10", 8),
+        ] {
+            backward_matches_finite_differences_for(line, buckets);
+        }
+    }
+
+    fn backward_matches_finite_differences_for(line: &str, buckets: usize) {
+        let pos = labelled(line).expect("a line");
         let mut p = pos[0].clone();
         p.target = 0.8;
-        let mut model = Model::random(3, 400.0);
+        let mut model = Model::random(3, 400.0, buckets);
+        let k = nnue::bucket(u32::from(p.n), buckets);
+        let o = k * 2 * HIDDEN;
         // Biases that keep every neuron inside (0, 1), away from the clipped kinks.
         for (i, b) in model.b1.iter_mut().enumerate() {
             *b = 0.3 + 0.4 * (i as f32 / HIDDEN as f32);
         }
-        let mut grad = Model::zeros();
+        let mut grad = Model::zeros(buckets);
         model.backward(&p, &mut grad);
         let loss = |m: &Model| f64::from((m.predict(&p) - p.target).powi(2));
         let eps = 1e-2f32;
@@ -744,10 +814,18 @@ mod tests {
                 "{a} vs {numeric}"
             );
         };
-        check(grad.b2, &mut |m, d| m.b2 += d);
+        check(grad.b2[k], &mut |m, d| m.b2[k] += d);
+        // The other buckets take no gradient.
+        assert!((0..buckets).filter(|&b| b != k).all(|b| grad.b2[b] == 0.0));
+        assert!(grad.w2[..o]
+            .iter()
+            .chain(&grad.w2[o + 2 * HIDDEN..])
+            .all(|g| *g == 0.0));
         for i in [0, 5, HIDDEN - 1] {
-            check(grad.w2[i], &mut |m, d| m.w2[i] += d);
-            check(grad.w2[HIDDEN + i], &mut |m, d| m.w2[HIDDEN + i] += d);
+            check(grad.w2[o + i], &mut |m, d| m.w2[o + i] += d);
+            check(grad.w2[o + HIDDEN + i], &mut |m, d| {
+                m.w2[o + HIDDEN + i] += d
+            });
             check(grad.b1[i], &mut |m, d| m.b1[i] += d);
             for &f in &[p.stm[0], p.nstm[3]] {
                 let k = usize::from(f) * HIDDEN + i;

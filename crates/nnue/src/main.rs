@@ -10,7 +10,7 @@ use clio_nnue::{
     fit_scale, quantisation_error, read_labelled, select, set_targets, sigmoid, train, Model,
     Settings,
 };
-use clio_search::nnue::{Network, SCALE};
+use clio_search::nnue::{Network, MAX_BUCKETS, SCALE};
 use clio_texel::data::{read_pgn, ReadStats};
 
 #[derive(Parser, Debug)]
@@ -71,6 +71,11 @@ struct Args {
     /// for the hand-written evaluation (with --init: the first fit's).
     #[arg(long, value_name = "CP")]
     eval_scale: Option<f32>,
+    /// Output buckets by material: (pieces − 2) / ⌈32 / N⌉ chooses the output layer. With
+    /// --init from a network of one bucket, its output layer is copied into each; default: the
+    /// --init network's, else 1.
+    #[arg(long, value_name = "N")]
+    buckets: Option<usize>,
 }
 
 fn main() -> Result<()> {
@@ -80,6 +85,11 @@ fn main() -> Result<()> {
     }
     if a.holdout < 2 {
         bail!("--holdout {} must be at least 2", a.holdout);
+    }
+    if let Some(b) = a.buckets {
+        if !(1..=MAX_BUCKETS).contains(&b) {
+            bail!("--buckets {b}: give 1 to {MAX_BUCKETS}");
+        }
     }
     let mut samples = Vec::new();
     let mut stats = ReadStats::default();
@@ -197,11 +207,23 @@ fn main() -> Result<()> {
                     }
                 );
             }
-            eprintln!("starting from {path}");
-            Model::from_network(&net, eval_scale)
+            let buckets = a.buckets.unwrap_or(net.buckets());
+            if buckets != net.buckets() && net.buckets() != 1 {
+                bail!(
+                    "--init {path} has {} output buckets; --buckets {buckets} can only split \
+                     a network of one",
+                    net.buckets()
+                );
+            }
+            eprintln!(
+                "starting from {path} ({} output bucket{})",
+                net.buckets(),
+                if net.buckets() == 1 { "" } else { "s" }
+            );
+            Model::from_network(&net, eval_scale).with_buckets(buckets)
         }
         None => {
-            let mut init = Model::random(a.seed, eval_scale);
+            let mut init = Model::random(a.seed, eval_scale, a.buckets.unwrap_or(1));
             init.residual = a.residual;
             if a.residual {
                 // A correction starts at none: the hand-written evaluation itself.

@@ -1,6 +1,7 @@
 //! `nnue-train` through its command line: fine-tuning for zero epochs writes the starting
 //! network back byte for byte (the float model it trains is that network's), and bad
-//! `--init`, `--score-scale` and `--eval-scale` values are refused by name.
+//! `--init`, `--score-scale` and `--eval-scale` values are refused by name; `--buckets 8`
+//! splits the starting network's output layer into eight that evaluate as it did.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -72,7 +73,40 @@ fn fine_tuning_starts_from_the_network_and_bad_values_are_named() {
         "zero epochs from a network write that network"
     );
 
+    // Eight output buckets from the one-bucket network: each bucket is its output layer.
+    let eight = dir.join("eight.nnue");
+    let eight_s = eight.to_str().unwrap();
+    let (ok, e) = train(
+        &[
+            &[data, "--init", net, "--epochs", "0", "--buckets", "8"][..],
+            &["--out", eight_s],
+            &common,
+        ]
+        .concat(),
+    );
+    assert!(ok, "{e}");
+    let one = clio_search::nnue::Network::from_bytes(&std::fs::read(net).unwrap()).unwrap();
+    let split = clio_search::nnue::Network::from_bytes(&std::fs::read(&eight).unwrap())
+        .expect("a bucketed network file");
+    assert_eq!(split.buckets(), 8);
+    assert_eq!(split.ft_weights, one.ft_weights);
+    assert!(split.out_weights.iter().all(|w| *w == one.out_weights[0]));
+    assert!(split.out_bias.iter().all(|b| *b == one.out_bias[0]));
+    // A bucketed network is not split again into another count.
+    let (ok, e) = train(
+        &[
+            &[data, "--init", eight_s, "--epochs", "0", "--buckets", "4"][..],
+            &["--out", out_s],
+            &common,
+        ]
+        .concat(),
+    );
+    assert!(!ok);
+    assert!(e.contains("has 8 output buckets"), "{e}");
+
     for (flag, value, needle) in [
+        ("--buckets", "0", "--buckets 0: give 1 to 16"),
+        ("--buckets", "17", "--buckets 17: give 1 to 16"),
         ("--score-scale", "0", "--score-scale 0 must be a positive"),
         ("--eval-scale", "NaN", "--eval-scale NaN must be a positive"),
         ("--init", data, "--init"),

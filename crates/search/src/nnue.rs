@@ -11,11 +11,18 @@
 //! A network is either the whole evaluation or a correction added to the hand-written one
 //! (trained with `nnue-train --residual`); the file says which.
 //!
+//! The output layer may be split into buckets by material (bullet's `MaterialCount`): the
+//! pieces on the board, kings included, choose one of `B` output layers, `(pieces − 2) /
+//! ⌈32 / B⌉`, so that an endgame and a middlegame weigh the same hidden neurons differently.
+//! The accumulators are shared, so the incremental updates do not change.
+//!
 //! File format (`crates/search/nets/*.nnue`, written by `nnue-train`): the 8 bytes `CLIONNUE`
-//! (the whole evaluation) or `CLIONNUR` (a correction to the hand-written one),
-//! the hidden size as a little-endian `u32`, then little-endian `i16`s: the first layer's
-//! weights feature by feature (`768 × HIDDEN`), its biases (`HIDDEN`), the output weights
-//! (`2 × HIDDEN`); last the output bias as an `i32`.
+//! (the whole evaluation) or `CLIONNUR` (a correction to the hand-written one), the hidden size
+//! as a little-endian `u32`, then little-endian `i16`s: the first layer's weights feature by
+//! feature (`768 × HIDDEN`), its biases (`HIDDEN`), the output weights (`2 × HIDDEN`); last the
+//! output bias as an `i32`. A bucketed network begins `CLIONNBE` (or `CLIONNBR`), then the
+//! hidden size and the number of buckets as `u32`s, the first layer as above, each bucket's
+//! output weights in turn and each bucket's bias as an `i32`.
 
 use std::sync::LazyLock;
 
@@ -36,6 +43,20 @@ pub const SCALE: i32 = 400;
 pub const MAGIC: &[u8; 8] = b"CLIONNUE";
 /// The file's first bytes: a network that corrects the hand-written evaluation.
 pub const MAGIC_RESIDUAL: &[u8; 8] = b"CLIONNUR";
+/// The file's first bytes: a network with output buckets.
+pub const MAGIC_BUCKETS: &[u8; 8] = b"CLIONNBE";
+/// The file's first bytes: a correction with output buckets.
+pub const MAGIC_BUCKETS_RESIDUAL: &[u8; 8] = b"CLIONNBR";
+/// The most output buckets a network may have.
+pub const MAX_BUCKETS: usize = 16;
+
+/// The output bucket of a position with `pieces` pieces (kings included) in a network of
+/// `buckets` buckets: `(pieces − 2) / ⌈32 / buckets⌉`, at most the last bucket.
+#[inline]
+pub fn bucket(pieces: u32, buckets: usize) -> usize {
+    let per = 32usize.div_ceil(buckets.max(1));
+    ((pieces.saturating_sub(2) as usize) / per).min(buckets.max(1) - 1)
+}
 
 /// The network the engine ships (trained by `nnue-train`; see crates/nnue/README.md).
 static EMBEDDED: &[u8] = include_bytes!("../nets/clio-3.nnue");
@@ -47,10 +68,11 @@ pub struct Network {
     pub ft_weights: Vec<[i16; HIDDEN]>,
     /// First layer's biases.
     pub ft_bias: [i16; HIDDEN],
-    /// Output weights: `[0]` for the side to move's neurons, `[1]` for the other side's.
-    pub out_weights: [[i16; HIDDEN]; 2],
-    /// Output bias, at `QA·QB`.
-    pub out_bias: i32,
+    /// Output weights per bucket (one without buckets): `[0]` for the side to move's neurons,
+    /// `[1]` for the other side's.
+    pub out_weights: Vec<[[i16; HIDDEN]; 2]>,
+    /// Output bias per bucket, at `QA·QB`.
+    pub out_bias: Vec<i32>,
     /// Whether the output is a correction added to the hand-written evaluation.
     pub residual: bool,
 }
@@ -59,18 +81,22 @@ pub struct Network {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NetError {
     /// Not a Clio network.
-    #[error("not a Clio network (no CLIONNUE or CLIONNUR header)")]
+    #[error("not a Clio network (no CLIONNUE, CLIONNUR, CLIONNBE or CLIONNBR header)")]
     Magic,
+    /// No output bucket, or more than [`MAX_BUCKETS`].
+    #[error("{0} output buckets; a network has 1 to {MAX_BUCKETS}")]
+    Buckets(u32),
     /// Another hidden size than this build's.
     #[error("hidden layer of {0} neurons; this build reads {HIDDEN}")]
     Hidden(u32),
     /// Too short or too long.
-    #[error("{0} bytes; a network of {HIDDEN} neurons has {1}")]
+    #[error("{0} bytes; a network of {HIDDEN} neurons and its output buckets has {1}")]
     Size(usize, usize),
     /// An output weight beyond ±`OUT_WEIGHT_MAX` (the trainer clips to ±1.98·QB = ±127).
     #[error("output weight {value} at {index} is beyond ±{OUT_WEIGHT_MAX}")]
     OutWeight {
-        /// Its index among the output weights (the side to move's `HIDDEN` first, as in the file).
+        /// Its index among the output weights (bucket by bucket, the side to move's `HIDDEN`
+        /// first, as in the file).
         index: usize,
         /// The weight.
         value: i16,
@@ -84,23 +110,54 @@ pub enum NetError {
 pub const OUT_WEIGHT_MAX: i16 = 128;
 
 impl Network {
-    /// The byte length of a network file of this build's shape.
-    pub const FILE_LEN: usize = 8 + 4 + 2 * (FEATURES * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+    /// The byte length of a network file of this build's shape without buckets.
+    pub const FILE_LEN: usize = Self::file_len(1);
+
+    /// The byte length of a network file of this build's shape with `buckets` output buckets.
+    pub const fn file_len(buckets: usize) -> usize {
+        let header = if buckets == 1 { 8 + 4 } else { 8 + 4 + 4 };
+        header + 2 * (FEATURES * HIDDEN + HIDDEN) + buckets * (2 * 2 * HIDDEN + 4)
+    }
+
+    /// The number of output buckets (1 without).
+    pub fn buckets(&self) -> usize {
+        self.out_bias.len()
+    }
 
     /// Reads a network file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if bytes.len() < 12 || (&bytes[..8] != MAGIC && &bytes[..8] != MAGIC_RESIDUAL) {
-            return Err(NetError::Magic);
-        }
-        let residual = &bytes[..8] == MAGIC_RESIDUAL;
-        let hidden = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+        let u32_at = |i: usize| {
+            bytes
+                .get(i..i + 4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let magic = bytes.get(..8).ok_or(NetError::Magic)?;
+        let (residual, bucketed) = match magic {
+            m if m == MAGIC => (false, false),
+            m if m == MAGIC_RESIDUAL => (true, false),
+            m if m == MAGIC_BUCKETS => (false, true),
+            m if m == MAGIC_BUCKETS_RESIDUAL => (true, true),
+            _ => return Err(NetError::Magic),
+        };
+        let hidden = u32_at(8).ok_or(NetError::Magic)?;
         if hidden as usize != HIDDEN {
             return Err(NetError::Hidden(hidden));
         }
-        if bytes.len() != Self::FILE_LEN {
-            return Err(NetError::Size(bytes.len(), Self::FILE_LEN));
+        let buckets = if bucketed {
+            let b = u32_at(12).ok_or(NetError::Magic)?;
+            if b == 0 || b as usize > MAX_BUCKETS {
+                return Err(NetError::Buckets(b));
+            }
+            b as usize
+        } else {
+            1
+        };
+        let len = Self::file_len(buckets);
+        if bytes.len() != len {
+            return Err(NetError::Size(bytes.len(), len));
         }
-        let mut words = bytes[12..]
+        let header = if bucketed { 16 } else { 12 };
+        let mut words = bytes[header..]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut next = || words.next().unwrap_or(0);
@@ -114,15 +171,17 @@ impl Network {
         for b in &mut ft_bias {
             *b = next();
         }
-        let mut out_weights = [[0i16; HIDDEN]; 2];
-        for (index, w) in out_weights.iter_mut().flatten().enumerate() {
+        let mut out_weights = vec![[[0i16; HIDDEN]; 2]; buckets];
+        for (index, w) in out_weights.iter_mut().flatten().flatten().enumerate() {
             *w = next();
             if w.unsigned_abs() > OUT_WEIGHT_MAX.unsigned_abs() {
                 return Err(NetError::OutWeight { index, value: *w });
             }
         }
-        let tail = &bytes[bytes.len() - 4..];
-        let out_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        let tail = bytes.len() - 4 * buckets;
+        let out_bias = (0..buckets)
+            .map(|b| u32_at(tail + 4 * b).unwrap_or(0) as i32)
+            .collect();
         Ok(Network {
             ft_weights,
             ft_bias,
@@ -134,19 +193,30 @@ impl Network {
 
     /// The network file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(Self::FILE_LEN);
-        out.extend_from_slice(if self.residual { MAGIC_RESIDUAL } else { MAGIC });
+        let buckets = self.buckets();
+        let mut out = Vec::with_capacity(Self::file_len(buckets));
+        out.extend_from_slice(match (buckets > 1, self.residual) {
+            (false, false) => MAGIC,
+            (false, true) => MAGIC_RESIDUAL,
+            (true, false) => MAGIC_BUCKETS,
+            (true, true) => MAGIC_BUCKETS_RESIDUAL,
+        });
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        if buckets > 1 {
+            out.extend_from_slice(&(buckets as u32).to_le_bytes());
+        }
         let words = self
             .ft_weights
             .iter()
             .flatten()
             .chain(&self.ft_bias)
-            .chain(self.out_weights.iter().flatten());
+            .chain(self.out_weights.iter().flatten().flatten());
         for w in words {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -168,17 +238,19 @@ impl Network {
         acc
     }
 
-    /// The evaluation in centipawns for `turn`, the side to move, from its accumulators.
+    /// The evaluation in centipawns for `turn`, the side to move, from its accumulators, with
+    /// `pieces` pieces on the board (kings included; it chooses the output bucket).
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> i32 {
-        self.evaluate_with(*SIMD, acc, turn)
+    pub fn evaluate(&self, acc: &Accumulator, turn: Color, pieces: u32) -> i32 {
+        self.evaluate_with(*SIMD, acc, turn, pieces)
     }
 
     /// [`Network::evaluate`] on the given instruction set (the tests compare them).
     #[inline]
-    fn evaluate_with(&self, simd: Simd, acc: &Accumulator, turn: Color) -> i32 {
+    fn evaluate_with(&self, simd: Simd, acc: &Accumulator, turn: Color, pieces: u32) -> i32 {
         let (us, them) = (&acc.v[turn as usize], &acc.v[(!turn) as usize]);
-        let [w_us, w_them] = &self.out_weights;
+        let b = bucket(pieces, self.buckets());
+        let [w_us, w_them] = &self.out_weights[b];
         let sum = match simd {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Simd::Avx2` is only chosen where the CPU reports AVX2.
@@ -191,7 +263,7 @@ impl Network {
                 screlu_dot_plain(us, w_us).wrapping_add(screlu_dot_plain(them, w_them))
             }
         };
-        (sum / QA + self.out_bias) * SCALE / (QA * QB)
+        (sum / QA + self.out_bias[b]) * SCALE / (QA * QB)
     }
 
     /// Writes to `next` the accumulators after a move with these `changes`, from the position
@@ -432,7 +504,7 @@ pub static NETWORK: LazyLock<Network> = LazyLock::new(|| {
 /// The shipped network's evaluation of `board` with `turn` to move, from scratch (tests, tools).
 pub fn evaluate_board(board: &Board, turn: Color) -> i32 {
     let net = &*NETWORK;
-    net.evaluate(&net.refresh(board), turn)
+    net.evaluate(&net.refresh(board), turn, board.occupied().count() as u32)
 }
 
 #[cfg(test)]
@@ -443,10 +515,12 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// A network with random weights of the sizes training produces (the shipped one may be
-    /// small in places; random weights exercise every neuron).
-    fn random_net() -> Network {
+    /// small in places; random weights exercise every neuron), with `buckets` output buckets.
+    fn random_net(buckets: usize) -> Network {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         let mut net = NETWORK.clone();
+        net.out_weights = vec![net.out_weights[0]; buckets];
+        net.out_bias = vec![0; buckets];
         for row in &mut net.ft_weights {
             for w in row.iter_mut() {
                 *w = rng.gen_range(-120..120);
@@ -455,10 +529,12 @@ mod tests {
         for b in &mut net.ft_bias {
             *b = rng.gen_range(-60..200);
         }
-        for w in net.out_weights.iter_mut().flatten() {
+        for w in net.out_weights.iter_mut().flatten().flatten() {
             *w = rng.gen_range(-126..=126);
         }
-        net.out_bias = rng.gen_range(-5000..5000);
+        for b in &mut net.out_bias {
+            *b = rng.gen_range(-5000..5000);
+        }
         net
     }
 
@@ -493,6 +569,33 @@ mod tests {
     fn the_embedded_network_reads_and_writes_back_byte_for_byte() {
         assert_eq!(NETWORK.to_bytes(), EMBEDDED);
         assert_eq!(EMBEDDED.len(), Network::FILE_LEN);
+        for buckets in [1, 2, 8, MAX_BUCKETS] {
+            let net = random_net(buckets);
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len(), Network::file_len(buckets));
+            assert_eq!(
+                &bytes[..8],
+                if buckets == 1 { MAGIC } else { MAGIC_BUCKETS }
+            );
+            let back = Network::from_bytes(&bytes).expect("a bucketed network reads back");
+            assert_eq!(back.buckets(), buckets);
+            assert_eq!(back.to_bytes(), bytes);
+            assert_eq!(back.out_bias, net.out_bias);
+        }
+    }
+
+    /// bullet's `MaterialCount<8>`: (pieces − 2) / 4.
+    #[test]
+    fn buckets_follow_the_piece_count() {
+        let eight: Vec<usize> = (2..=32).map(|n| bucket(n, 8)).collect();
+        let want: Vec<usize> = (2..=32).map(|n| (n as usize - 2) / 4).collect();
+        assert_eq!(eight, want);
+        assert_eq!(
+            (bucket(2, 8), bucket(5, 8), bucket(6, 8), bucket(32, 8)),
+            (0, 0, 1, 7)
+        );
+        assert!((2..=32).all(|n| bucket(n, 1) == 0));
+        assert!((2..=32).all(|n| bucket(n, 3) < 3) && bucket(32, 3) == 2);
     }
 
     #[test]
@@ -513,7 +616,7 @@ mod tests {
             Err(NetError::Size(..))
         ));
         let mut wide = NETWORK.clone();
-        wide.out_weights[0][5] = 129;
+        wide.out_weights[0][0][5] = 129;
         assert_eq!(
             Network::from_bytes(&wide.to_bytes()).err(),
             Some(NetError::OutWeight {
@@ -521,9 +624,9 @@ mod tests {
                 value: 129
             })
         );
-        wide.out_weights[0][5] = -128;
+        wide.out_weights[0][0][5] = -128;
         assert!(Network::from_bytes(&wide.to_bytes()).is_ok());
-        wide.out_weights[1][2] = -130;
+        wide.out_weights[0][1][2] = -130;
         assert_eq!(
             Network::from_bytes(&wide.to_bytes()).err(),
             Some(NetError::OutWeight {
@@ -531,22 +634,52 @@ mod tests {
                 value: -130
             })
         );
-        wide.out_weights[1][2] = 0;
+        wide.out_weights[0][1][2] = 0;
         assert!(Network::from_bytes(&wide.to_bytes()).is_ok());
+        // Bucketed files: the count in range, the length to match, every bucket's weights checked.
+        let mut eight = random_net(8);
+        let bytes = eight.to_bytes();
+        for bad in [0u32, MAX_BUCKETS as u32 + 1] {
+            let mut b = bytes.clone();
+            b[12..16].copy_from_slice(&bad.to_le_bytes());
+            assert_eq!(Network::from_bytes(&b).err(), Some(NetError::Buckets(bad)));
+        }
+        let mut b = bytes.clone();
+        b[12..16].copy_from_slice(&7u32.to_le_bytes());
+        assert!(matches!(Network::from_bytes(&b), Err(NetError::Size(..))));
+        assert!(matches!(
+            Network::from_bytes(&bytes[..bytes.len() - 4]),
+            Err(NetError::Size(..))
+        ));
+        assert_eq!(
+            Network::from_bytes(&bytes[..14]).err(),
+            Some(NetError::Magic)
+        );
+        eight.out_weights[6][0][3] = 200;
+        assert_eq!(
+            Network::from_bytes(&eight.to_bytes()).err(),
+            Some(NetError::OutWeight {
+                index: 6 * 2 * HIDDEN + 3,
+                value: 200
+            })
+        );
     }
 
     /// The 16-bit evaluation equals the formula in 64-bit arithmetic, Σ clamp(x)² · w, for
-    /// random accumulators over the whole i16 range and output weights at ±`OUT_WEIGHT_MAX`.
+    /// random accumulators over the whole i16 range and output weights at ±`OUT_WEIGHT_MAX`,
+    /// with the weights and bias of the bucket the piece count chooses.
     #[test]
     fn evaluation_equals_the_wide_formula() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-        let mut net = NETWORK.clone();
-        for _ in 0..200 {
-            for w in net.out_weights.iter_mut().flatten() {
+        for i in 0..300 {
+            let mut net = random_net([1, 8, 5][i % 3]);
+            let pieces: u32 = rng.gen_range(2..=32);
+            let b = bucket(pieces, net.buckets());
+            for w in net.out_weights.iter_mut().flatten().flatten() {
                 *w = rng.gen_range(-OUT_WEIGHT_MAX..=OUT_WEIGHT_MAX);
             }
-            net.out_weights[0][0] = OUT_WEIGHT_MAX;
-            net.out_weights[1][1] = -OUT_WEIGHT_MAX;
+            net.out_weights[b][0][0] = OUT_WEIGHT_MAX;
+            net.out_weights[b][1][1] = -OUT_WEIGHT_MAX;
             let mut acc = Accumulator::default();
             for side in &mut acc.v {
                 for x in side.iter_mut() {
@@ -560,14 +693,14 @@ mod tests {
                 let wide: i64 = us
                     .iter()
                     .chain(them)
-                    .zip(net.out_weights.iter().flatten())
+                    .zip(net.out_weights[b].iter().flatten())
                     .map(|(x, w)| i64::from(*x).clamp(0, QA.into()).pow(2) * i64::from(*w))
                     .sum();
-                let wide = (wide / i64::from(QA) + i64::from(net.out_bias)) * i64::from(SCALE)
+                let wide = (wide / i64::from(QA) + i64::from(net.out_bias[b])) * i64::from(SCALE)
                     / i64::from(QA * QB);
-                assert_eq!(i64::from(net.evaluate(&acc, turn)), wide);
+                assert_eq!(i64::from(net.evaluate(&acc, turn, pieces)), wide);
                 for simd in sets() {
-                    let e = net.evaluate_with(simd, &acc, turn);
+                    let e = net.evaluate_with(simd, &acc, turn, pieces);
                     assert_eq!(i64::from(e), wide, "{simd:?}");
                 }
             }
@@ -579,7 +712,7 @@ mod tests {
     /// updates equal those computed from scratch.
     #[test]
     fn incremental_updates_equal_a_refresh_two_plies_deep() {
-        let net = random_net();
+        let net = random_net(1);
         let mut checked = 0;
         for simd in sets() {
             for pos in positions() {
@@ -610,7 +743,7 @@ mod tests {
     /// (pieces mirrored, colours and the side to move swapped) evaluates the same.
     #[test]
     fn evaluation_is_colour_symmetric() {
-        let net = random_net();
+        let net = random_net(8);
         let mut nonzero = 0;
         for pos in positions() {
             let mut setup = pos.to_setup(EnPassantMode::Legal);
@@ -618,8 +751,9 @@ mod tests {
             let Ok(mirror) = setup.position::<Chess>(CastlingMode::Chess960) else {
                 continue;
             };
-            let a = net.evaluate(&net.refresh(pos.board()), pos.turn());
-            let b = net.evaluate(&net.refresh(mirror.board()), mirror.turn());
+            let n = pos.board().occupied().count() as u32;
+            let a = net.evaluate(&net.refresh(pos.board()), pos.turn(), n);
+            let b = net.evaluate(&net.refresh(mirror.board()), mirror.turn(), n);
             assert_eq!(a, b, "{:?}", pos.board());
             nonzero += usize::from(a != 0);
         }

@@ -688,7 +688,8 @@ impl<'a> Worker<'a> {
         if self.params.use_nnue {
             self.catch_up(ply);
             debug_assert_eq!(self.acc[ply], self.net.refresh(pos.chess().board()));
-            let net = self.net.evaluate(&self.acc[ply], pos.turn());
+            let pieces = pos.chess().board().occupied().count() as u32;
+            let net = self.net.evaluate(&self.acc[ply], pos.turn(), pieces);
             if self.net.residual {
                 net + evaluate_cached(pos.chess(), self.pawn_cache)
             } else {
