@@ -575,8 +575,18 @@ pub fn run(a: &ResultsArgs) -> anyhow::Result<i32> {
                 Some(f) => f.clone(),
                 None => top()?.join(db::EXPORT),
             };
+            let live: Vec<String> = (db.runs()?.iter())
+                .filter(|r| r.status == "running")
+                .map(|r| format!("{} ({})", r.id.unwrap_or_default(), r.name))
+                .collect();
             let n = export::write_jsonl(&db, &file)?;
             eprintln!("arena: {n} runs written to {}", file.display());
+            if !live.is_empty() {
+                eprintln!(
+                    "arena: still playing, written as stopped with the figures so far: {}",
+                    live.join(", ")
+                );
+            }
         }
         Some(Action::Import { file }) => {
             let n = export::import_jsonl(&db, file)?;

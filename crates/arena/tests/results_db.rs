@@ -503,6 +503,25 @@ fn a_run_still_playing_is_not_deleted() {
         "{e}"
     );
     assert_eq!(listed(&db, &[]).len(), 1);
+    // Exported while it plays, the run is a record: stopped, and the export reads back as it is.
+    let export = dir.join("live.jsonl");
+    let out = results(&db, &[OsStr::new("export"), export.as_os_str()]);
+    let (_, e) = texts(&out);
+    assert!(
+        e.contains("still playing, written as stopped with the figures so far: 1 (live)"),
+        "{e}"
+    );
+    let line = std::fs::read_to_string(&export).unwrap();
+    assert!(line.contains("\"status\":\"stopped\""), "{line}");
+    let copy = dir.join("copy.sqlite");
+    assert!(results(&copy, &[OsStr::new("import"), export.as_os_str()])
+        .status
+        .success());
+    let again = dir.join("again.jsonl");
+    assert!(results(&copy, &[OsStr::new("export"), again.as_os_str()])
+        .status
+        .success());
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), line);
     child.kill().unwrap();
     child.wait().unwrap();
     let out = results(&db, &["delete", "1"]);

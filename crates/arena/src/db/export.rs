@@ -66,7 +66,10 @@ fn round_floats(v: &mut serde_json::Value, decimals: i32) {
     }
 }
 
-/// Every run of `db` as export lines, oldest first. Live details (process ids) are left out.
+/// Every run of `db` as export lines, oldest first. Live details (process ids) are left out,
+/// and a run still playing is written as `stopped` with the figures it has: an export is a
+/// record, read where no process of the run lives, so it never claims a live run (exported
+/// again after the run ends, its line has the final figures and verdict).
 pub fn export_lines(db: &Db) -> Result<Vec<String>, DbError> {
     let mut runs = db.runs()?;
     runs.sort_by(|a, b| (&a.started_at, &a.uid).cmp(&(&b.started_at, &b.uid)));
@@ -79,6 +82,9 @@ pub fn export_lines(db: &Db) -> Result<Vec<String>, DbError> {
         run.id = None;
         run.pid = None;
         run.pid_start = None;
+        if run.status == "running" {
+            run.status = "stopped".into();
+        }
         let e = Exported {
             run,
             points,
