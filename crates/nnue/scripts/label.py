@@ -43,10 +43,19 @@ def work(lines, out, lock):
     p.stdin.write("quit\n"); p.stdin.flush(); p.wait()
 
 def main():
+    if len(sys.argv) not in (3, 4) or (len(sys.argv) == 4 and not sys.argv[3].isdigit()):
+        sys.exit("usage: label.py IN.epd OUT.txt [JOBS]")
     src, dst = sys.argv[1], sys.argv[2]
-    jobs = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    jobs = max(1, int(sys.argv[3])) if len(sys.argv) > 3 else 2
+    if not (os.path.isfile(SF) and os.access(SF, os.X_OK)):
+        sys.exit(f"label.py: no Stockfish at {SF}: install it (bash ci/setup-engines.sh stockfish) "
+                 "or name it in $STOCKFISH")
+    try:
+        text = open(src)
+    except OSError as e:
+        sys.exit(f"label.py: cannot read {src}: {e.strerror}")
     seen, lines = set(), []
-    for l in open(src):
+    for l in text:
         i = l.rfind("[")
         if i < 0:
             continue
@@ -60,9 +69,17 @@ def main():
     # contiguous slices keep each game's positions together (the trainer holds out by block)
     per = (len(lines) + jobs - 1) // jobs
     lock = threading.Lock()
+    failed = []
+    def run(part, out):
+        try:
+            work(part, out, lock)
+        except (OSError, SystemExit) as e:
+            failed.append(str(e))
     with open(dst, "w") as out:
-        ts = [threading.Thread(target=work, args=(lines[k * per:(k + 1) * per], out, lock)) for k in range(jobs)]
+        ts = [threading.Thread(target=run, args=(lines[k * per:(k + 1) * per], out)) for k in range(jobs)]
         [t.start() for t in ts]
         [t.join() for t in ts]
+    if failed:
+        sys.exit(f"label.py: {dst} is incomplete: " + "; ".join(failed))
 
 main()

@@ -434,15 +434,15 @@ impl Model {
         for (w, x) in out_weights.iter_mut().flatten().flatten().zip(&self.w2) {
             *w = q(*x, QB);
         }
-        Network {
+        Network::new(
             ft_weights,
             ft_bias,
             out_weights,
-            out_bias: (self.b2.iter())
+            (self.b2.iter())
                 .map(|b| (b * (QA * QB) as f32).round() as i32)
                 .collect(),
-            residual: self.residual,
-        }
+            self.residual,
+        )
     }
 }
 

@@ -75,6 +75,9 @@ pub struct Network {
     pub out_bias: Vec<i32>,
     /// Whether the output is a correction added to the hand-written evaluation.
     pub residual: bool,
+    /// The output bucket of each piece count, 0 to 32 ([`bucket`] over the network's buckets,
+    /// kept so that an evaluation reads a table instead of dividing).
+    bucket_of: [u8; 33],
 }
 
 /// Why a network file was refused.
@@ -122,6 +125,37 @@ impl Network {
     /// The number of output buckets (1 without).
     pub fn buckets(&self) -> usize {
         self.out_bias.len()
+    }
+
+    /// A network of these layers (`out_weights` and `out_bias` of one length, the buckets).
+    pub fn new(
+        ft_weights: Vec<[i16; HIDDEN]>,
+        ft_bias: [i16; HIDDEN],
+        out_weights: Vec<[[i16; HIDDEN]; 2]>,
+        out_bias: Vec<i32>,
+        residual: bool,
+    ) -> Network {
+        debug_assert_eq!(out_weights.len(), out_bias.len());
+        let mut net = Network {
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+            residual,
+            bucket_of: [0; 33],
+        };
+        net.set_buckets(net.out_bias.len());
+        net
+    }
+
+    /// Gives the network `buckets` output layers, each a copy of the first (tests, tools).
+    pub fn set_buckets(&mut self, buckets: usize) {
+        let buckets = buckets.clamp(1, MAX_BUCKETS);
+        self.out_weights.resize(buckets, self.out_weights[0]);
+        self.out_bias.resize(buckets, self.out_bias[0]);
+        for (n, b) in self.bucket_of.iter_mut().enumerate() {
+            *b = bucket(n as u32, buckets) as u8;
+        }
     }
 
     /// Reads a network file.
@@ -182,13 +216,13 @@ impl Network {
         let out_bias = (0..buckets)
             .map(|b| u32_at(tail + 4 * b).unwrap_or(0) as i32)
             .collect();
-        Ok(Network {
+        Ok(Network::new(
             ft_weights,
             ft_bias,
             out_weights,
             out_bias,
             residual,
-        })
+        ))
     }
 
     /// The network file's bytes.
@@ -249,7 +283,7 @@ impl Network {
     #[inline]
     fn evaluate_with(&self, simd: Simd, acc: &Accumulator, turn: Color, pieces: u32) -> i32 {
         let (us, them) = (&acc.v[turn as usize], &acc.v[(!turn) as usize]);
-        let b = bucket(pieces, self.buckets());
+        let b = usize::from(self.bucket_of[(pieces as usize).min(32)]);
         let [w_us, w_them] = &self.out_weights[b];
         let sum = match simd {
             #[cfg(target_arch = "x86_64")]
@@ -519,8 +553,7 @@ mod tests {
     fn random_net(buckets: usize) -> Network {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         let mut net = NETWORK.clone();
-        net.out_weights = vec![net.out_weights[0]; buckets];
-        net.out_bias = vec![0; buckets];
+        net.set_buckets(buckets);
         for row in &mut net.ft_weights {
             for w in row.iter_mut() {
                 *w = rng.gen_range(-120..120);

@@ -5,6 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod tools;
+pub use tools::*;
+
 /// The `arena` binary under test. Its runs are recorded in a scratch database shared by the
 /// tests (never the checkout's `results/arena.sqlite`), without bench probes.
 pub fn arena() -> Command {
@@ -16,32 +19,6 @@ pub fn arena() -> Command {
 /// The scratch database every test's `arena` records into.
 pub fn test_db() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("arena-tests.sqlite")
-}
-
-/// The workspace root.
-pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A test that cannot run for want of a tool: under CI (`CI=true`) a failure, since a skip is
-/// not a pass; elsewhere a note on stderr, and the caller returns.
-pub fn skip(why: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI=true and the test cannot run: {why}");
-    }
-    eprintln!("skipped: {why}");
-}
-
-/// Debian's stockfish, found by ci/find-engine.sh, with no message when it is absent (for
-/// tests that fall back on something else).
-pub fn find_stockfish() -> Option<String> {
-    let out = Command::new("bash")
-        .arg(root().join("ci/find-engine.sh"))
-        .arg("stockfish")
-        .output()
-        .ok()?;
-    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    (out.status.success() && !path.is_empty()).then_some(path)
 }
 
 /// Debian's stockfish; None (through [`skip`]) if it is absent.
