@@ -736,12 +736,11 @@ mod tests {
             *b = 0.2 + 0.5 * (i as f32 / HIDDEN as f32);
         }
         let net = model.quantise();
-        let back = Model::from_network(&net, 140.0);
-        let again = back.quantise();
+        let one = Model::from_network(&net, 140.0);
+        let again = one.quantise();
         assert_eq!(again.to_bytes(), net.to_bytes());
         // The shipped network too, and its float model predicts what the engine evaluates.
-        let shipped = Network::from_bytes(include_bytes!("../../search/nets/clio-3.nnue"))
-            .expect("the shipped network");
+        let shipped = clio_search::nnue::NETWORK.clone();
         let model = Model::from_network(&shipped, 140.0);
         assert_eq!(model.quantise().to_bytes(), shipped.to_bytes());
         let pos = labelled(
@@ -750,11 +749,11 @@ mod tests {
         .expect("a line");
         let (max, _) = quantisation_error(&model, &shipped, &pos);
         assert!(max < 2.0, "float and quantised differ by {max} cp");
-        // Split into eight output buckets, it evaluates as before; trained apart, each bucket
-        // reads and writes back, and the engine's evaluation follows the float model.
-        let mut eight = model.clone().with_buckets(8);
+        // A network of one bucket split into eight evaluates as before; trained apart, each
+        // bucket reads and writes back, and the engine's evaluation follows the float model.
+        let mut eight = one.clone().with_buckets(8);
         assert_eq!(eight.b2.len(), 8);
-        assert_eq!(eight.forward(&pos[0]), model.forward(&pos[0]));
+        assert_eq!(eight.forward(&pos[0]), one.forward(&pos[0]));
         for (i, b) in eight.b2.iter_mut().enumerate() {
             *b += 0.05 * i as f32;
         }
@@ -769,7 +768,7 @@ mod tests {
         assert_eq!(k, 7, "a 32-piece position is in the last bucket");
         let (max, _) = quantisation_error(&eight, &back, &pos);
         assert!(max < 2.0, "bucketed float and quantised differ by {max} cp");
-        let shift = (eight.forward(&pos[0]) - model.forward(&pos[0])) * SCALE as f32;
+        let shift = (eight.forward(&pos[0]) - one.forward(&pos[0])) * SCALE as f32;
         assert!((shift - 0.35 * SCALE as f32).abs() < 0.01, "{shift}");
     }
 

@@ -6,8 +6,20 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The shipped network's file (the one `nnue.rs` embeds).
 fn shipped() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../search/nets/clio-3.nnue")
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../search/src/nnue.rs"),
+    )
+    .unwrap();
+    let name = src
+        .split("include_bytes!(\"../nets/")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("nnue.rs embeds a network");
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../search/nets")
+        .join(name)
 }
 
 /// A labelled file of quiet positions from the balanced book (each `FEN [0.5] CP`), enough
@@ -73,19 +85,25 @@ fn fine_tuning_starts_from_the_network_and_bad_values_are_named() {
         "zero epochs from a network write that network"
     );
 
-    // Eight output buckets from the one-bucket network: each bucket is its output layer.
+    // Eight output buckets from a one-bucket network (untrained random weights): each bucket
+    // is its output layer.
+    let one_path = dir.join("one.nnue");
+    let one_s = one_path.to_str().unwrap();
+    let (ok, e) = train(&[&[data, "--epochs", "0", "--out", one_s][..], &common].concat());
+    assert!(ok, "{e}");
     let eight = dir.join("eight.nnue");
     let eight_s = eight.to_str().unwrap();
     let (ok, e) = train(
         &[
-            &[data, "--init", net, "--epochs", "0", "--buckets", "8"][..],
+            &[data, "--init", one_s, "--epochs", "0", "--buckets", "8"][..],
             &["--out", eight_s],
             &common,
         ]
         .concat(),
     );
     assert!(ok, "{e}");
-    let one = clio_search::nnue::Network::from_bytes(&std::fs::read(net).unwrap()).unwrap();
+    let one = clio_search::nnue::Network::from_bytes(&std::fs::read(&one_path).unwrap()).unwrap();
+    assert_eq!(one.buckets(), 1);
     let split = clio_search::nnue::Network::from_bytes(&std::fs::read(&eight).unwrap())
         .expect("a bucketed network file");
     assert_eq!(split.buckets(), 8);

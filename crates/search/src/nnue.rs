@@ -601,7 +601,7 @@ mod tests {
     #[test]
     fn the_embedded_network_reads_and_writes_back_byte_for_byte() {
         assert_eq!(NETWORK.to_bytes(), EMBEDDED);
-        assert_eq!(EMBEDDED.len(), Network::FILE_LEN);
+        assert_eq!(EMBEDDED.len(), Network::file_len(NETWORK.buckets()));
         for buckets in [1, 2, 8, MAX_BUCKETS] {
             let net = random_net(buckets);
             let bytes = net.to_bytes();
