@@ -59,7 +59,7 @@ pub fn bucket(pieces: u32, buckets: usize) -> usize {
 }
 
 /// The network the engine ships (trained by `nnue-train`; see crates/nnue/README.md).
-static EMBEDDED: &[u8] = include_bytes!("../nets/clio-3.nnue");
+static EMBEDDED: &[u8] = include_bytes!("../nets/clio-4.nnue");
 
 /// A quantised network.
 #[derive(Clone)]
