@@ -74,11 +74,16 @@ fn line_cp(score: Score) -> i32 {
 }
 
 /// The root lines of the deepest completed depth, as a limited search reports them (one per
-/// `multipv` rank; a later report of a rank at the same depth replaces the earlier one).
+/// `multipv` rank; a later report of a rank at the same depth replaces the earlier one). A
+/// depth cut short by the node budget, with fewer lines than the depth before it, is not
+/// complete: the choice is then among the earlier depth's lines (as Stockfish's skill levels
+/// choose among root moves that keep their last completed scores).
 #[derive(Debug, Default, Clone)]
 pub struct Lines {
     depth: u32,
     lines: Vec<Info>,
+    /// The lines of the deepest depth before `depth` that had all its lines.
+    complete: Vec<Info>,
 }
 
 impl Lines {
@@ -89,7 +94,11 @@ impl Lines {
         }
         if info.depth > self.depth {
             self.depth = info.depth;
-            self.lines.clear();
+            if self.lines.len() >= self.complete.len() {
+                self.complete = std::mem::take(&mut self.lines);
+            } else {
+                self.lines.clear();
+            }
         } else if info.depth < self.depth {
             return;
         }
@@ -104,7 +113,12 @@ impl Lines {
     /// `0..=noise_cp(level)`, the first line on a tie; `None` without lines.
     pub fn choose(&self, level: f64, rng: &mut impl Rng) -> Option<&Info> {
         let noise = noise_cp(level);
-        self.lines
+        let lines = if self.lines.len() >= self.complete.len() {
+            &self.lines
+        } else {
+            &self.complete
+        };
+        lines
             .iter()
             .map(|line| {
                 let bonus = if noise > 0 {
@@ -199,6 +213,23 @@ mod tests {
         assert_eq!(picked[3] + picked[4], 0, "{picked:?}");
         for _ in 0..100 {
             assert_eq!(lines.choose(FULL, &mut rng).unwrap().multipv, 1);
+        }
+        // Depth 3 cut short after its first line: the choice stays among depth 2's four lines.
+        lines.record(&info(3, 1, Score::Cp(35)));
+        let mut picked = [0; 5];
+        for _ in 0..2000 {
+            let line = lines.choose(0.0, &mut rng).unwrap();
+            assert_eq!(line.depth, 2);
+            picked[line.multipv as usize] += 1;
+        }
+        assert!(picked[1] > 800 && picked[2] > 600, "{picked:?}");
+        // Once depth 3 has as many lines, it is the choice.
+        for k in 2..=4 {
+            lines.record(&info(3, k, Score::Cp(-900)));
+        }
+        for _ in 0..100 {
+            let line = lines.choose(0.0, &mut rng).unwrap();
+            assert_eq!((line.depth, line.multipv), (3, 1));
         }
     }
 }
