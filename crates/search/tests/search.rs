@@ -119,10 +119,10 @@ fn finds_known_mates_in_one_two_and_three() {
     // (`UseThreatOrder`) puts both sacrifices late among the quiets, where LMR reduces
     // them, and late move pruning halved where the eval is not improving (`UseImproving`)
     // skips them at shallow depth; the static-eval difference as history (`PrevEvalMul`)
-    // orders them later still: it takes four plies more than the others.
+    // orders them later still: it takes depth 13 with the shipped network (searched to 14).
     let fen = "4r1k1/5Npp/8/8/2Q5/8/8/6K1 w - - 0 1";
     let set = [("FpDepth", 0), ("SeePruneDepth", 0)];
-    assert_mate(fen, 3, search_with(fen, depth(12), &set), "");
+    assert_mate(fen, 3, search_with(fen, depth(14), &set), "");
 }
 
 #[test]
