@@ -33,7 +33,7 @@ test:
 	bash ci/check-bench.sh $(RELEASE)/clio
 	PGO=$(if $(filter true 1,$(CI)),required,$(or $(PGO),1)) bash ci/pgo-build.sh $(SHIPPED)
 	bash ci/check-bench.sh $(SHIPPED)
-	$(CARGO) test --workspace
+	$(CARGO) test --workspace --no-fail-fast
 
 bench: build
 	$(RELEASE)/clio bench

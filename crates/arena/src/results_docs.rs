@@ -230,13 +230,20 @@ pub fn calibration(runs: &[RunRow]) -> String {
 
 /// The README's standing table: each opponent's newest gauntlet result at full strength.
 pub fn standing(runs: &[RunRow]) -> String {
-    let mut newest: BTreeMap<String, (String, String, String, Versus)> = BTreeMap::new();
+    // Per opponent, the newest gauntlet's row: the first engine's name and bench signature
+    // (which build played), the clock, the date and the tally.
+    type Row = (String, String, String, String, Versus);
+    let mut newest: BTreeMap<String, Row> = BTreeMap::new();
     let mut gauntlets: Vec<&RunRow> = (runs.iter())
         .filter(|r| r.kind == "gauntlet" && !any_limited(r))
         .collect();
     gauntlets.sort_by(|a, b| (&a.started_at, &a.uid).cmp(&(&b.started_at, &b.uid)));
     for r in gauntlets {
-        let first = r.engines.first().map_or(String::new(), |e| e.name.clone());
+        let first = r.engines.first();
+        let name = first.map_or(String::new(), |e| e.name.clone());
+        let bench = first
+            .and_then(|e| e.bench)
+            .map_or("–".to_string(), |b| b.to_string());
         for v in gauntlet_rows(r) {
             if v.games == 0 {
                 continue;
@@ -244,15 +251,22 @@ pub fn standing(runs: &[RunRow]) -> String {
             let key = v.opponent.clone();
             newest.insert(
                 key,
-                (first.clone(), r.tc.clone().unwrap_or_default(), date(r), v),
+                (
+                    name.clone(),
+                    bench.clone(),
+                    r.tc.clone().unwrap_or_default(),
+                    date(r),
+                    v,
+                ),
             );
         }
     }
     let rows: Vec<Vec<String>> = newest
         .values()
-        .map(|(first, tc, date, v)| {
+        .map(|(first, bench, tc, date, v)| {
             vec![
                 first.clone(),
+                bench.clone(),
                 v.opponent.clone(),
                 tc.clone(),
                 v.games.to_string(),
@@ -268,6 +282,7 @@ pub fn standing(runs: &[RunRow]) -> String {
     let mut out = markdown_table(
         &[
             "engine",
+            "bench",
             "opponent",
             "tc",
             "games",
@@ -276,7 +291,7 @@ pub fn standing(runs: &[RunRow]) -> String {
             "date",
         ],
         &rows,
-        &[false, false, false, true, true, true, false],
+        &[false, true, false, false, true, true, true, false],
     );
     let _ = writeln!(
         out,
@@ -345,12 +360,17 @@ pub fn results_page(runs: &[RunRow], export: &str) -> String {
     let _ = writeln!(out, "\n## Gauntlets\n");
     let mut rows = Vec::new();
     for r in of("gauntlet") {
-        let first = r.engines.first().map_or(String::new(), |e| e.name.clone());
+        let first = r.engines.first();
+        let name = first.map_or(String::new(), |e| e.name.clone());
+        let bench = first
+            .and_then(|e| e.bench)
+            .map_or("–".to_string(), |b| b.to_string());
         for v in gauntlet_rows(r) {
             rows.push(vec![
                 date(r),
                 r.name.clone(),
-                first.clone(),
+                name.clone(),
+                bench.clone(),
                 v.opponent.clone(),
                 r.tc.clone().unwrap_or_default(),
                 v.games.to_string(),
@@ -364,6 +384,7 @@ pub fn results_page(runs: &[RunRow], export: &str) -> String {
             "date",
             "name",
             "engine",
+            "bench",
             "opponent",
             "tc",
             "games",
@@ -371,7 +392,7 @@ pub fn results_page(runs: &[RunRow], export: &str) -> String {
             "Elo ± 95 %",
         ],
         &rows,
-        &[false, false, false, false, false, true, true, true],
+        &[false, false, false, true, false, false, true, true, true],
     ));
 
     let _ = writeln!(out, "\n## Matches\n");
@@ -513,7 +534,10 @@ mod tests {
             )
         };
         let skill = engine("clio-skill4", &[("Skill Level", "4")]);
-        let full = engine("clio", &[("Threads", "1")]);
+        let full = EngineRow {
+            bench: Some(651311),
+            ..engine("clio", &[("Threads", "1")])
+        };
         let runs = vec![
             // An even score against UCI_Elo 1600: level 4 is 1600.
             gauntlet(
@@ -534,7 +558,11 @@ mod tests {
             "{table}"
         );
         let table = standing(&runs);
-        assert!(table.contains("ethereal"), "{table}");
+        // The row names the build that played by its bench signature.
+        assert!(
+            table.contains("| clio | 651311 | ethereal | 5+0.05 | 20 | 85.0 % |"),
+            "{table}"
+        );
         assert!(!table.contains("sf-elo1600"), "{table}");
         // Limited, but not named as calibration: in neither table.
         let other = vec![gauntlet("casual", skill, sf("1600"), [1, 2, 4, 2, 1])];

@@ -87,6 +87,11 @@ pub struct Lines {
 }
 
 impl Lines {
+    /// Whether the current depth has as many lines as the last complete one.
+    fn current_is_complete(&self) -> bool {
+        self.lines.len() >= self.complete.len()
+    }
+
     /// Takes one progress report.
     pub fn record(&mut self, info: &Info) {
         if info.pv.is_empty() {
@@ -94,7 +99,7 @@ impl Lines {
         }
         if info.depth > self.depth {
             self.depth = info.depth;
-            if self.lines.len() >= self.complete.len() {
+            if self.current_is_complete() {
                 self.complete = std::mem::take(&mut self.lines);
             } else {
                 self.lines.clear();
@@ -113,7 +118,7 @@ impl Lines {
     /// `0..=noise_cp(level)`, the first line on a tie; `None` without lines.
     pub fn choose(&self, level: f64, rng: &mut impl Rng) -> Option<&Info> {
         let noise = noise_cp(level);
-        let lines = if self.lines.len() >= self.complete.len() {
+        let lines = if self.current_is_complete() {
             &self.lines
         } else {
             &self.complete
