@@ -228,6 +228,15 @@ pub fn calibration(runs: &[RunRow]) -> String {
     out
 }
 
+/// A run's first engine (the one a gauntlet measures): its name and its bench signature (`–`
+/// where none was recorded), which say which build played.
+fn first_engine(r: &RunRow) -> (String, String) {
+    let first = r.engines.first();
+    let name = first.map_or(String::new(), |e| e.name.clone());
+    let bench = (first.and_then(|e| e.bench)).map_or("–".to_string(), |b| b.to_string());
+    (name, bench)
+}
+
 /// The README's standing table: each opponent's newest gauntlet result at full strength.
 pub fn standing(runs: &[RunRow]) -> String {
     // Per opponent, the newest gauntlet's row: the first engine's name and bench signature
@@ -239,11 +248,7 @@ pub fn standing(runs: &[RunRow]) -> String {
         .collect();
     gauntlets.sort_by(|a, b| (&a.started_at, &a.uid).cmp(&(&b.started_at, &b.uid)));
     for r in gauntlets {
-        let first = r.engines.first();
-        let name = first.map_or(String::new(), |e| e.name.clone());
-        let bench = first
-            .and_then(|e| e.bench)
-            .map_or("–".to_string(), |b| b.to_string());
+        let (name, bench) = first_engine(r);
         for v in gauntlet_rows(r) {
             if v.games == 0 {
                 continue;
@@ -360,11 +365,7 @@ pub fn results_page(runs: &[RunRow], export: &str) -> String {
     let _ = writeln!(out, "\n## Gauntlets\n");
     let mut rows = Vec::new();
     for r in of("gauntlet") {
-        let first = r.engines.first();
-        let name = first.map_or(String::new(), |e| e.name.clone());
-        let bench = first
-            .and_then(|e| e.bench)
-            .map_or("–".to_string(), |b| b.to_string());
+        let (name, bench) = first_engine(r);
         for v in gauntlet_rows(r) {
             rows.push(vec![
                 date(r),
